@@ -1,0 +1,83 @@
+import Crypto
+import Foundation
+import SwiftASN1
+@_spi(FixedExpiryValidationTime) import X509
+import _CryptoExtras
+
+/// The cold path of step 1: finds the signer's certificate, checks Apple's markers and validates
+/// the chain to the trust roots at the signing time.
+struct ChainEvaluator {
+    let trustRoots: TrustRoots
+
+    func evaluate(_ signedData: CMSSignedData, at signingTime: Date) async throws(ApplePayTokenError) -> SignerChain {
+        let certificates = try signedData.certificates.enumerated().map { index, bytes throws(ApplePayTokenError) in
+            do {
+                return try Certificate(derEncoded: Array(bytes))
+            } catch {
+                throw ApplePayTokenError(.signatureInvalid, "certificate \(index + 1) in the signature is not X.509")
+            }
+        }
+        guard let leafIndex = certificates.firstIndex(where: { Self.matches($0, signedData.signer.identifier) }) else {
+            throw ApplePayTokenError(.signatureInvalid, "the signer's certificate is not in the signature")
+        }
+        let leaf = certificates[leafIndex]
+        var others = certificates
+        others.remove(at: leafIndex)
+
+        guard leaf.extensions[oid: OID.leafMarker] != nil else {
+            throw ApplePayTokenError(
+                .missingLeafMarker, "the signing certificate lacks marker extension 1.2.840.113635.100.6.29")
+        }
+        guard let intermediate = others.first(where: { $0.subject == leaf.issuer }) else {
+            throw ApplePayTokenError(.untrustedChain, "the signature does not include the leaf's issuing intermediate")
+        }
+        guard intermediate.extensions[oid: OID.intermediateMarker] != nil else {
+            throw ApplePayTokenError(
+                .missingIntermediateMarker, "the intermediate lacks marker extension 1.2.840.113635.100.6.2.14")
+        }
+        for certificate in [leaf, intermediate] where !(certificate.notValidBefore...certificate.notValidAfter).contains(signingTime) {
+            throw ApplePayTokenError(
+                .untrustedChain,
+                "the \(certificate == leaf ? "leaf" : "intermediate") certificate was not valid at the signing time "
+                    + "\(signingTime.iso8601) (valid \(certificate.notValidBefore.iso8601) to \(certificate.notValidAfter.iso8601))")
+        }
+
+        var verifier = Verifier(rootCertificates: CertificateStore(trustRoots.certificates)) {
+            RFC5280Policy(fixedExpiryValidationTime: signingTime)
+            AppleChainPolicy()
+        }
+        let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(others))
+        guard case .validCertificate(let chain) = result else {
+            throw ApplePayTokenError(
+                .untrustedChain, "the certificates do not chain to a configured trust root at the signing time")
+        }
+        return SignerChain(
+            signerKey: try Self.signerKey(of: leaf),
+            validFrom: chain.map(\.notValidBefore).max()!,
+            validUntil: chain.map(\.notValidAfter).min()!)
+    }
+
+    private static func matches(_ certificate: Certificate, _ identifier: CMSSignerInfo.Identifier) -> Bool {
+        switch identifier {
+        case .issuerAndSerialNumber(let issuer, let serial):
+            guard let node = try? DER.parse(issuer), let issuerName = try? DistinguishedName(derEncoded: node) else {
+                return false
+            }
+            return certificate.issuer == issuerName
+                && certificate.serialNumber.bytes.drop(while: { $0 == 0 }) == serial.drop(while: { $0 == 0 })
+        case .subjectKeyIdentifier(let keyIdentifier):
+            let extensionValue = try? certificate.extensions.subjectKeyIdentifier
+            return extensionValue?.keyIdentifier == keyIdentifier
+        }
+    }
+
+    private static func signerKey(of leaf: Certificate) throws(ApplePayTokenError) -> SignerChain.SignerKey {
+        if let key = P256.Signing.PublicKey(leaf.publicKey) { return .p256(key) }
+        if let key = _RSA.Signing.PublicKey(leaf.publicKey) { return .rsa(key) }
+        throw ApplePayTokenError(.signatureInvalid, "the signing certificate's key is neither P-256 nor RSA")
+    }
+}
+
+extension Date {
+    var iso8601: String { ISO8601DateFormatter().string(from: self) }
+}

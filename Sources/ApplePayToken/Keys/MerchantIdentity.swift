@@ -1,0 +1,96 @@
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+import _CryptoExtras
+
+/// One merchant payment processing key: what Apple encrypted to, and how to find it.
+///
+/// Built from the payment processing certificate and its private key (the merchant identifier
+/// comes from the certificate's extension 1.2.840.113635.100.6.32), or from the merchant
+/// identifier string and the private key alone.
+public struct MerchantIdentity: Sendable {
+    // _RSA.Encryption.PrivateKey is not marked Sendable, but it is an immutable BoringSSL key
+    // whose private operations are safe to run concurrently (blinding is locked inside BoringSSL).
+    public enum PrivateKey: @unchecked Sendable {
+        case ec(P256.KeyAgreement.PrivateKey)
+        case rsa(_RSA.Encryption.PrivateKey)
+    }
+
+    public let privateKey: PrivateKey
+    /// SHA-256 of the SubjectPublicKeyInfo DER: what a token's header.publicKeyHash names.
+    public let publicKeyHash: [UInt8]
+    /// Party V of the EC_v1 key derivation: SHA-256 of the merchant identifier.
+    public let merchantIdentifierHash: [UInt8]
+
+    /// An identity from the payment processing certificate and its private key.
+    public init(certificate: Certificate, privateKey: PrivateKey) throws(ApplePayTokenError) {
+        guard certificate.publicKey == privateKey.certificatePublicKey else {
+            throw ApplePayTokenError(.invalidKeyMaterial, "the certificate does not belong to the private key")
+        }
+        self.privateKey = privateKey
+        self.publicKeyHash = Array(SHA256.hash(data: try Self.subjectPublicKeyInfo(of: certificate)))
+        self.merchantIdentifierHash = try Self.merchantIdentifierHash(in: certificate)
+    }
+
+    /// An identity from the merchant identifier string (e.g. `merchant.com.example`) and the private key.
+    public init(merchantIdentifier: String, privateKey: PrivateKey) {
+        self.privateKey = privateKey
+        self.publicKeyHash = Array(SHA256.hash(data: privateKey.subjectPublicKeyInfo))
+        self.merchantIdentifierHash = Array(SHA256.hash(data: Data(merchantIdentifier.utf8)))
+    }
+
+    /// The publicKeyHash as it appears in tokens (base64).
+    public var publicKeyHashBase64: String { Base64.encode(publicKeyHash) }
+
+    /// The SubjectPublicKeyInfo exactly as the certificate encodes it (what Apple hashes).
+    private static func subjectPublicKeyInfo(of certificate: Certificate) throws(ApplePayTokenError) -> [UInt8] {
+        do {
+            var serializer = DER.Serializer()
+            try serializer.serialize(certificate)
+            let root = try DER.parse(serializer.serializedBytes)
+            guard case .constructed(let parts) = root.content, let tbs = Array(parts).first,
+                case .constructed(let tbsFields) = tbs.content
+            else { throw CMSFormatError("certificate") }
+            // TBSCertificate: [0] version?, serialNumber, signature, issuer, validity, subject, subjectPublicKeyInfo
+            let fields = Array(tbsFields)
+            let offset = fields.first?.isContextSpecific(0) == true ? 1 : 0
+            return Array(fields[offset + 5].encodedBytes)
+        } catch {
+            throw ApplePayTokenError(.invalidKeyMaterial, "the certificate's public key cannot be read")
+        }
+    }
+
+    /// The merchant identifier extension holds the SHA-256 as 64 hex characters in a DER string.
+    private static func merchantIdentifierHash(in certificate: Certificate) throws(ApplePayTokenError) -> [UInt8] {
+        guard let value = certificate.extensions[oid: OID.merchantIdentifier]?.value else {
+            throw ApplePayTokenError(
+                .invalidKeyMaterial,
+                "the certificate has no merchant identifier extension 1.2.840.113635.100.6.32: is it the Payment Processing certificate? Otherwise configure the merchant identifier instead")
+        }
+        if let node = try? DER.parse(value), case .primitive(let content) = node.content {
+            if let hash = Hex.decode(String(decoding: content, as: UTF8.self)), hash.count == 32 { return hash }
+            if node.identifier == .octetString, content.count == 32 { return Array(content) }
+        }
+        if let hash = Hex.decode(String(decoding: value, as: UTF8.self)), hash.count == 32 { return hash }
+        throw ApplePayTokenError(.invalidKeyMaterial, "the merchant identifier extension does not hold a SHA-256")
+    }
+}
+
+extension MerchantIdentity.PrivateKey {
+    var subjectPublicKeyInfo: Data {
+        switch self {
+        case .ec(let key): key.publicKey.derRepresentation
+        case .rsa(let key): key.publicKey.derRepresentation
+        }
+    }
+
+    var certificatePublicKey: Certificate.PublicKey? {
+        switch self {
+        case .ec(let key):
+            (try? P256.Signing.PublicKey(rawRepresentation: key.publicKey.rawRepresentation)).map(Certificate.PublicKey.init)
+        case .rsa(let key):
+            (try? _RSA.Signing.PublicKey(derRepresentation: key.publicKey.derRepresentation)).map(Certificate.PublicKey.init)
+        }
+    }
+}

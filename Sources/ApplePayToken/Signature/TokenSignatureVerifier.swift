@@ -1,0 +1,79 @@
+import Crypto
+import Foundation
+import _CryptoExtras
+
+/// What Apple's step 1 established about a token.
+public struct VerifiedSignature: Sendable, Hashable {
+    /// The CMS signing time.
+    public var signingTime: Date
+}
+
+/// Apple's step 1, whole: signature structure, message digest, signing time, chain and the
+/// signature over the signed attributes.
+struct TokenSignatureVerifier {
+    let evaluator: ChainEvaluator
+    let cache: ChainVerdictCache
+    let signingTimeWindow: TimeInterval
+
+    func verify(_ token: PaymentToken, now: Date) async throws(ApplePayTokenError) -> VerifiedSignature {
+        let signedData: CMSSignedData
+        do {
+            signedData = try CMSSignedData(berEncoded: token.signature)
+        } catch {
+            throw ApplePayTokenError(.signatureInvalid, error.reason, field: "signature")
+        }
+        let signer = signedData.signer
+        guard signer.digestAlgorithm == OID.sha256 else {
+            throw ApplePayTokenError(.signatureInvalid, "the signature's digest algorithm is not SHA-256")
+        }
+        guard SHA256.hash(data: token.signedContent).elementsEqual(signer.messageDigest) else {
+            throw ApplePayTokenError(
+                .messageDigestMismatch,
+                "the signed messageDigest does not match the token's \(token.version == .ecV1 ? "ephemeralPublicKey" : "wrappedKey"), data, transactionId and applicationData")
+        }
+        guard let signingTime = signer.signingTime?.date else {
+            throw ApplePayTokenError(.signatureInvalid, "the signature has no signingTime attribute")
+        }
+        let skew = signingTime.timeIntervalSince(now)
+        guard abs(skew) <= signingTimeWindow else {
+            throw ApplePayTokenError(
+                .signingTimeOutsideWindow,
+                "the token was signed at \(signingTime.iso8601), \(Self.describe(skew)) the current time \(now.iso8601); "
+                    + "the window is \(Int(signingTimeWindow)) seconds")
+        }
+
+        let key = ChainVerdictCache.key(for: signedData)
+        let chain: SignerChain
+        if let cached = cache.lookup(key), cached.isValid(at: signingTime) {
+            chain = cached
+        } else {
+            chain = try await evaluator.evaluate(signedData, at: signingTime)
+            cache.store(chain, for: key)
+        }
+        guard Self.isValid(signer, by: chain.signerKey) else {
+            throw ApplePayTokenError(.signatureInvalid, "the signature does not verify with the signing certificate's key")
+        }
+        return VerifiedSignature(signingTime: signingTime)
+    }
+
+    private static func isValid(_ signer: CMSSignerInfo, by key: SignerChain.SignerKey) -> Bool {
+        switch key {
+        case .p256(let publicKey):
+            guard signer.signatureAlgorithm == OID.ecdsaWithSHA256,
+                let signature = try? P256.Signing.ECDSASignature(derRepresentation: signer.signature)
+            else { return false }
+            return publicKey.isValidSignature(signature, for: signer.signedAttributesDER)
+        case .rsa(let publicKey):
+            guard signer.signatureAlgorithm == OID.rsaEncryption || signer.signatureAlgorithm == OID.sha256WithRSAEncryption
+            else { return false }
+            let signature = _RSA.Signing.RSASignature(rawRepresentation: signer.signature)
+            return publicKey.isValidSignature(signature, for: signer.signedAttributesDER, padding: .insecurePKCS1v1_5)
+        }
+    }
+
+    private static func describe(_ skew: TimeInterval) -> String {
+        let minutes = Int(abs(skew) / 60)
+        let amount = minutes >= 1 ? "\(minutes) minutes" : "\(Int(abs(skew))) seconds"
+        return skew < 0 ? "\(amount) before" : "\(amount) after"
+    }
+}

@@ -1,0 +1,101 @@
+import ApplePayToken
+import ArgumentParser
+import Foundation
+
+/// `gateway decrypt`: verify and decrypt one token offline, as the gateway would.
+struct DecryptCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decrypt",
+        abstract: "Verify and decrypt an Apple Pay paymentData token; print the payment data as JSON.",
+        discussion: """
+            Exits 0 and prints the payment data (PAN masked 6+4 unless --unmask) on success; on any \
+            failure exits 1 with one line on stderr naming the failed check.
+            """
+    )
+
+    @Option(name: .long, help: "The paymentData JSON (or base64 of it): a file, or - for standard input.")
+    var token: String
+
+    @Option(name: .long, help: "A merchant private key (PEM or DER). Repeat for a key ring; order is kept.")
+    var privateKey: [String] = []
+
+    @Option(name: .long, help: "A payment processing certificate (PEM or DER); paired with its private key.")
+    var certificate: [String] = []
+
+    @Option(name: .long, help: "The merchant identifier, for private keys given without a certificate.")
+    var merchantId: String?
+
+    @Option(name: .long, help: "An extra trust root (PEM or DER), besides Apple Root CA - G3.")
+    var trustRoot: [String] = []
+
+    @Option(name: .long, help: "Validate as if it were this time (ISO 8601); default now.")
+    var at: String?
+
+    @Option(name: .long, help: "The signing-time window in seconds.")
+    var window: Double = 300
+
+    @Flag(name: .long, help: "Print the full device account number.")
+    var unmask = false
+
+    func validate() throws {
+        guard !privateKey.isEmpty else { throw ValidationError("give at least one --private-key") }
+        guard window >= 0 else { throw ValidationError("--window must not be negative") }
+        if let at, ISO8601.date(from: at) == nil {
+            throw ValidationError("--at must be an ISO 8601 time such as 2021-09-01T19:03:06Z")
+        }
+    }
+
+    func run() async throws {
+        do {
+            let tokenText = try readText(token)
+            let keyRing = try MerchantKeyRing(
+                privateKeys: try privateKey.map { path throws in try KeyMaterial.privateKey(from: readBytes(path)) },
+                certificates: try certificate.map { path throws in try KeyMaterial.certificate(from: readBytes(path)) },
+                merchantIdentifier: merchantId)
+            var roots = TrustRoots.apple
+            for path in trustRoot { roots = roots.adding(try KeyMaterial.certificates(from: readBytes(path))) }
+            let now = at.flatMap(ISO8601.date(from:)) ?? Date()
+            let decryptor = ApplePayTokenDecryptor(trustRoots: roots, signingTimeWindow: window, clock: { now })
+
+            let result = try await decryptor.decrypt(try PaymentToken(parsing: tokenText), using: keyRing)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let json = try encoder.encode(result.paymentData.jsonValue(unmasked: unmask))
+            print(String(decoding: json, as: UTF8.self))
+        } catch let error as ApplePayTokenError {
+            fail("\(error.code): \(error.reason)")
+        } catch let error as FileProblem {
+            fail(error.message)
+        }
+    }
+
+    private func fail(_ line: String) -> Never {
+        FileHandle.standardError.write(Data(("error: " + line + "\n").utf8))
+        Foundation.exit(1)
+    }
+}
+
+struct FileProblem: Error {
+    let message: String
+}
+
+private func readBytes(_ path: String) throws -> [UInt8] {
+    if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw FileProblem(message: "cannot read \(path)")
+    }
+    return Array(data)
+}
+
+private func readText(_ path: String) throws -> String {
+    String(decoding: try readBytes(path), as: UTF8.self)
+}
+
+enum ISO8601 {
+    static func date(from text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+}

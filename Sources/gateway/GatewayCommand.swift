@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct GatewayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gateway",
+        abstract: "A Mastercard-Gateway-style payment API that verifies and decrypts Apple Pay tokens.",
+        subcommands: [DecryptCommand.self]
+    )
+}
