@@ -47,7 +47,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayCLITests",
-            dependencies: ["ApplePayToken"]
+            dependencies: ["GatewayCLI"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,64 @@
+import Testing
+
+@testable import ApplePayToken
+
+@Suite("Payment data")
+struct PaymentDataTests {
+    static let threeDSecure = """
+        {"applicationPrimaryAccountNumber":"5204245250001488","applicationExpirationDate":"300630",\
+        "currencyCode":"978","transactionAmount":1999,"paymentDataType":"3DSecure",\
+        "paymentData":{"onlinePaymentCryptogram":"QUJDREVGR0hJSktMTU5PUA==","eciIndicator":"5","newKey":1},\
+        "somethingNew":"kept"}
+        """
+
+    @Test("masks to six and four")
+    func masking() {
+        #expect(CardNumberMask.mask("5204245250001488") == "520424xxxxxx1488")
+        #expect(CardNumberMask.mask("4111111111111111111") == "411111xxxxxxxxx1111")
+        #expect(CardNumberMask.mask("1234") == "xxxx")
+    }
+
+    @Test("jsonValue masks unless asked, and keeps unknown keys at both levels")
+    func jsonValue() throws {
+        let payment = try PaymentData(jsonBytes: Array(Self.threeDSecure.utf8))
+        #expect(payment.jsonValue()["applicationPrimaryAccountNumber"] == .string("520424xxxxxx1488"))
+        #expect(payment.jsonValue(unmasked: true)["applicationPrimaryAccountNumber"] == .string("5204245250001488"))
+        #expect(payment.jsonValue()["somethingNew"] == .string("kept"))
+        #expect(payment.jsonValue()["paymentData"]?["newKey"] == .integer(1))
+        #expect(payment.eciIndicator == "5")
+    }
+
+    @Test("description never shows the PAN or the cryptogram")
+    func description() throws {
+        let payment = try PaymentData(jsonBytes: Array(Self.threeDSecure.utf8))
+        #expect(!payment.description.contains("5204245250001488"))
+        #expect(!payment.description.contains("QUJDREVGR0hJSktMTU5PUA=="))
+        #expect(payment.description.contains("520424xxxxxx1488"))
+    }
+
+    @Test(
+        "malformed payment data names the field",
+        arguments: [
+            (#"{"applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"x"}}"#,
+             "applicationPrimaryAccountNumber"),
+            (#"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":"1","paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"x"}}"#,
+             "transactionAmount"),
+            (#"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"3DSecure","paymentData":{}}"#,
+             "paymentData.onlinePaymentCryptogram"),
+            (#"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"Other","paymentData":{}}"#,
+             "paymentDataType"),
+            (#"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"EMV","paymentData":{"emvData":"x"},"authenticationResponses":[{"merchantIdentifier":"m"}]}"#,
+             "authenticationResponses[0].authenticationData"),
+        ])
+    func malformed(json: String, field: String) {
+        let error = #expect(throws: ApplePayTokenError.self) { try PaymentData(jsonBytes: Array(json.utf8)) }
+        #expect(error?.code == .malformedPaymentData)
+        #expect(error?.field == field)
+    }
+
+    @Test("plaintext that is not a JSON object is rejected", arguments: ["", "[]", "42", "{"])
+    func notAnObject(text: String) {
+        let error = #expect(throws: ApplePayTokenError.self) { try PaymentData(jsonBytes: Array(text.utf8)) }
+        #expect(error?.code == .malformedPaymentData)
+    }
+}

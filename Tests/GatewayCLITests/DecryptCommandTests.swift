@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// Runs the built `gateway` binary as a merchant's engineer would.
+@Suite("gateway decrypt")
+struct DecryptCommandTests {
+    static let vectors = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/conformance/vectors")
+
+    @Test("prints the masked payment data and exits 0")
+    func decryptsRealToken() throws {
+        let vector = Self.vectors.appendingPathComponent("gala-2021")
+        let run = try Gateway.run([
+            "decrypt", "--token", vector.appendingPathComponent("token.json").path,
+            "--private-key", vector.appendingPathComponent("private_key.pem").path,
+            "--certificate", vector.appendingPathComponent("certificate.pem").path,
+            "--at", "2021-09-01T19:03:06Z",
+        ])
+        #expect(run.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(json["applicationPrimaryAccountNumber"] as? String == "535375xxxxxx1169")
+        #expect(json["transactionAmount"] as? Int == 100)
+        #expect(!run.stdout.contains("5353756319181169"))
+        #expect(run.stderr.isEmpty)
+    }
+
+    @Test("--unmask prints the full account number; the token may come on stdin")
+    func unmaskFromStandardInput() throws {
+        let vector = Self.vectors.appendingPathComponent("payu-sandbox-2018")
+        let merchantId = try String(contentsOf: vector.appendingPathComponent("merchant_id.txt"), encoding: .utf8)
+        let run = try Gateway.run(
+            [
+                "decrypt", "--token", "-", "--private-key", vector.appendingPathComponent("private_key.pem").path,
+                "--merchant-id", merchantId.trimmingCharacters(in: .whitespacesAndNewlines),
+                "--at", "2018-01-26T13:57:00Z", "--unmask",
+            ],
+            stdin: try Data(contentsOf: vector.appendingPathComponent("token.json")))
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("\"5204242750270010\""))
+        #expect(!run.stdout.contains("xxxxxx"))
+    }
+
+    @Test("a failed check exits non-zero with one line naming it")
+    func failureNamesTheCheck() throws {
+        let vector = Self.vectors.appendingPathComponent("gala-2021")
+        let today = try Gateway.run([
+            "decrypt", "--token", vector.appendingPathComponent("token.json").path,
+            "--private-key", vector.appendingPathComponent("private_key.pem").path,
+            "--certificate", vector.appendingPathComponent("certificate.pem").path,
+        ])
+        #expect(today.status != 0)
+        #expect(today.stdout.isEmpty)
+        #expect(today.stderr.hasPrefix("error: SIGNING_TIME_OUTSIDE_WINDOW"))
+        #expect(today.stderr.split(separator: "\n").count == 1)
+
+        let rotated = Self.vectors.appendingPathComponent("gala-2023-rotated")
+        let wrongKey = try Gateway.run([
+            "decrypt", "--token", rotated.appendingPathComponent("token.json").path,
+            "--private-key", rotated.appendingPathComponent("merchant_key_2023_nonmatching.pem").path,
+            "--certificate", rotated.appendingPathComponent("merchant_cert_2023_nonmatching.pem").path,
+            "--at", "2023-03-07T05:33:48Z",
+        ])
+        #expect(wrongKey.status != 0)
+        #expect(wrongKey.stderr.hasPrefix("error: NO_MATCHING_KEY"))
+    }
+
+    @Test("a missing file is reported without a crash")
+    func missingFile() throws {
+        let run = try Gateway.run(["decrypt", "--token", "/nonexistent/token.json", "--private-key", "/nonexistent/key.pem"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("cannot read"))
+    }
+}
+
+enum Gateway {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The `gateway` binary beside the test bundle in the build products directory.
+    static var executable: URL {
+        let products = Bundle.allBundles.map(\.bundleURL).first { $0.pathExtension == "xctest" }?
+            .deletingLastPathComponent()
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return products.appendingPathComponent("gateway")
+    }
+
+    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
+    }
+}
