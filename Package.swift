@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -16,10 +16,17 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
+        // The system libcrypto: RSA-OAEP at OpenSSL's speed, and PKCS#12 with legacy encryption.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // Verifies and decrypts Apple Pay payment tokens. No HTTP, no database.
         .target(
             name: "ApplePayToken",
             dependencies: [
+                "COpenSSL",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -38,7 +45,11 @@ let package = Package(
         // Tokens per second against the OpenSSL limit; run through scripts/bench-token.
         .executableTarget(
             name: "TokenBenchmark",
-            dependencies: ["ApplePayToken"]
+            dependencies: [
+                "ApplePayToken",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "ApplePayTokenTests",

@@ -35,15 +35,18 @@ public struct ApplePayTokenDecryptor: Sendable {
         self.cache = ChainVerdictCache(capacity: chainCacheCapacity)
     }
 
+    // The async entry points run on the caller's executor (nonsending): a warm token never
+    // suspends, so it costs no executor hop.
+
     /// Step 1 alone: the signature, its chain to the trust roots and the signing time.
-    public func verifySignature(of token: PaymentToken) async throws(ApplePayTokenError) -> VerifiedSignature {
+    nonisolated(nonsending) public func verifySignature(of token: PaymentToken) async throws(ApplePayTokenError) -> VerifiedSignature {
         let verifier = TokenSignatureVerifier(
             evaluator: ChainEvaluator(trustRoots: trustRoots), cache: cache, signingTimeWindow: signingTimeWindow)
         return try await verifier.verify(token, now: clock())
     }
 
     /// Steps 1 to 4: verify, pick the merchant key by publicKeyHash, restore the key, decrypt.
-    public func decrypt(_ token: PaymentToken, using keyRing: MerchantKeyRing) async throws(ApplePayTokenError)
+    nonisolated(nonsending) public func decrypt(_ token: PaymentToken, using keyRing: MerchantKeyRing) async throws(ApplePayTokenError)
         -> DecryptedPaymentToken
     {
         let signature = try await verifySignature(of: token)

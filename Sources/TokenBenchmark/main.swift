@@ -1,1 +1,72 @@
-print("placeholder")
+import ApplePayToken
+import Foundation
+
+// Tokens per second for verify + decrypt of real vectors, warm (chain verdict cached) and cold
+// (a new decryptor, so the chain is verified again). scripts/bench-token runs it on one core next
+// to `openssl speed` and prints the ratios.
+//
+// Usage: token-bench [CONFORMANCE_DIR] [SECONDS_PER_CASE]
+
+let arguments = CommandLine.arguments
+let conformance = URL(fileURLWithPath: arguments.count > 1 ? arguments[1] : "../shared/conformance")
+let secondsPerCase = arguments.count > 2 ? Double(arguments[2]) ?? 2 : 2
+
+struct Case {
+    let label: String
+    let token: PaymentToken
+    let keyRing: MerchantKeyRing
+    let signingTime: Date
+}
+
+func loadCase(_ label: String, vector: String) throws -> Case {
+    let directory = conformance.appendingPathComponent("vectors/\(vector)")
+    func bytes(_ name: String) throws -> Data { try Data(contentsOf: directory.appendingPathComponent(name)) }
+    let meta = try JSONSerialization.jsonObject(with: bytes("meta.json")) as? [String: Any]
+    guard let time = meta?["signingTime"] as? String, let signingTime = ISO8601DateFormatter().date(from: time) else {
+        throw CocoaError(.fileReadCorruptFile)
+    }
+    let identity = try MerchantIdentity(
+        certificate: KeyMaterial.certificate(from: bytes("certificate.pem")),
+        privateKey: KeyMaterial.privateKey(from: bytes("private_key.pem")))
+    return Case(
+        label: label,
+        token: try PaymentToken(parsing: String(decoding: try bytes("token.json"), as: UTF8.self)),
+        keyRing: MerchantKeyRing([identity]),
+        signingTime: signingTime)
+}
+
+/// Runs `body` repeatedly for about `seconds` and returns operations per second.
+func measure(seconds: Double, _ body: () async throws -> Void) async rethrows -> Double {
+    for _ in 0..<20 { try await body() }  // warm up
+    let clock = ContinuousClock()
+    let start = clock.now
+    var count = 0
+    while true {
+        for _ in 0..<20 { try await body() }
+        count += 20
+        let elapsed = start.duration(to: clock.now)
+        let secondsElapsed = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if secondsElapsed >= seconds { return Double(count) / secondsElapsed }
+    }
+}
+
+// BENCH_ONLY=ec or rsa narrows the run to one case (for profiling).
+let only = ProcessInfo.processInfo.environment["BENCH_ONLY"]
+let cases = [try loadCase("ec", vector: "gala-2021"), try loadCase("rsa", vector: "basistheory-rsa")]
+    .filter { only == nil || $0.label == only }
+var results: [String] = []
+for benchCase in cases {
+    let signingTime = benchCase.signingTime
+    let warm = ApplePayTokenDecryptor(clock: { signingTime })
+    let warmRate = try await measure(seconds: secondsPerCase) {
+        _ = try await warm.decrypt(benchCase.token, using: benchCase.keyRing)
+    }
+    if only != nil { continue }
+    let coldRate = try await measure(seconds: secondsPerCase) {
+        let cold = ApplePayTokenDecryptor(clock: { signingTime })
+        _ = try await cold.decrypt(benchCase.token, using: benchCase.keyRing)
+    }
+    results.append(String(format: "%@_warm_tps=%.1f %@_cold_tps=%.1f", benchCase.label, warmRate, benchCase.label, coldRate))
+}
+if only == nil { results += try await Primitives.measureAll(seconds: secondsPerCase / 2) }
+print(results.joined(separator: " "))

@@ -9,7 +9,7 @@ import _CryptoExtras
 struct ChainEvaluator {
     let trustRoots: TrustRoots
 
-    func evaluate(_ signedData: CMSSignedData, at signingTime: Date) async throws(ApplePayTokenError) -> SignerChain {
+    nonisolated(nonsending) func evaluate(_ signedData: CMSSignedData, at signingTime: Date) async throws(ApplePayTokenError) -> SignerChain {
         let certificates = try signedData.certificates.enumerated().map { index, bytes throws(ApplePayTokenError) in
             do {
                 return try Certificate(derEncoded: Array(bytes))

@@ -26,10 +26,7 @@ enum SymmetricKeyRestorer {
                 AppleKDF.symmetricKey(sharedSecret: z, merchantIdentifierHash: identity.merchantIdentifierHash)
             }
         case (.wrappedKey(let wrapped), .rsa(let privateKey)):
-            let unwrapped: [UInt8]
-            do {
-                unwrapped = Array(try privateKey.decrypt(wrapped, padding: .PKCS1_OAEP_SHA256))
-            } catch {
+            guard let unwrapped = unwrap(wrapped, with: identity.openSSLRSAKey, or: privateKey) else {
                 throw ApplePayTokenError(
                     .decryptionFailed, "header.wrappedKey does not unwrap with RSA-OAEP SHA-256", field: "header.wrappedKey")
             }
@@ -43,5 +40,14 @@ enum SymmetricKeyRestorer {
             throw ApplePayTokenError(
                 .decryptionFailed, "the key matching publicKeyHash is not of the kind a \(token.version.rawValue) token needs")
         }
+    }
+
+    /// RSA-OAEP SHA-256 through OpenSSL when it holds the key (twice as fast where the CPU has
+    /// AVX-512 IFMA), through swift-crypto otherwise.
+    static func unwrap(_ wrapped: [UInt8], with openSSLKey: OpenSSLRSAKey?, or key: _RSA.Encryption.PrivateKey)
+        -> [UInt8]?
+    {
+        if let openSSLKey { return openSSLKey.decryptOAEPSHA256(wrapped) }
+        return (try? key.decrypt(wrapped, padding: .PKCS1_OAEP_SHA256)).map(Array.init)
     }
 }

@@ -22,6 +22,8 @@ public struct MerchantIdentity: Sendable {
     public let publicKeyHash: [UInt8]
     /// Party V of the EC_v1 key derivation: SHA-256 of the merchant identifier.
     public let merchantIdentifierHash: [UInt8]
+    /// The RSA key again, loaded into OpenSSL for the fast unwrap (nil for EC keys).
+    let openSSLRSAKey: OpenSSLRSAKey?
 
     /// An identity from the payment processing certificate and its private key.
     public init(certificate: Certificate, privateKey: PrivateKey) throws(ApplePayTokenError) {
@@ -31,6 +33,7 @@ public struct MerchantIdentity: Sendable {
         self.privateKey = privateKey
         self.publicKeyHash = Array(SHA256.hash(data: try Self.subjectPublicKeyInfo(of: certificate)))
         self.merchantIdentifierHash = try Self.merchantIdentifierHash(in: certificate)
+        self.openSSLRSAKey = privateKey.openSSLRSAKey
     }
 
     /// An identity from the merchant identifier string (e.g. `merchant.com.example`) and the private key.
@@ -38,6 +41,7 @@ public struct MerchantIdentity: Sendable {
         self.privateKey = privateKey
         self.publicKeyHash = Array(SHA256.hash(data: privateKey.subjectPublicKeyInfo))
         self.merchantIdentifierHash = Array(SHA256.hash(data: Data(merchantIdentifier.utf8)))
+        self.openSSLRSAKey = privateKey.openSSLRSAKey
     }
 
     /// The publicKeyHash as it appears in tokens (base64).
@@ -48,14 +52,12 @@ public struct MerchantIdentity: Sendable {
         do {
             var serializer = DER.Serializer()
             try serializer.serialize(certificate)
-            let root = try DER.parse(serializer.serializedBytes)
-            guard case .constructed(let parts) = root.content, let tbs = Array(parts).first,
-                case .constructed(let tbsFields) = tbs.content
-            else { throw CMSFormatError("certificate") }
+            let fields = try BERElement.parse(serializer.serializedBytes[...]).children()
             // TBSCertificate: [0] version?, serialNumber, signature, issuer, validity, subject, subjectPublicKeyInfo
-            let fields = Array(tbsFields)
-            let offset = fields.first?.isContextSpecific(0) == true ? 1 : 0
-            return Array(fields[offset + 5].encodedBytes)
+            let tbs = try fields.first.map { element throws(CMSFormatError) in try element.children() } ?? []
+            let offset = tbs.first?.tag == BERElement.contextSpecificConstructed(0) ? 1 : 0
+            guard tbs.count > offset + 5 else { throw CMSFormatError("certificate") }
+            return Array(tbs[offset + 5].encoded)
         } catch {
             throw ApplePayTokenError(.invalidKeyMaterial, "the certificate's public key cannot be read")
         }
@@ -78,6 +80,11 @@ public struct MerchantIdentity: Sendable {
 }
 
 extension MerchantIdentity.PrivateKey {
+    var openSSLRSAKey: OpenSSLRSAKey? {
+        guard case .rsa(let key) = self else { return nil }
+        return OpenSSLRSAKey(der: Array(key.derRepresentation))
+    }
+
     var subjectPublicKeyInfo: Data {
         switch self {
         case .ec(let key): key.publicKey.derRepresentation

@@ -5,7 +5,7 @@ extension PaymentData {
     public init<Bytes: Collection<UInt8>>(jsonBytes: Bytes) throws(ApplePayTokenError) {
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(jsonBytes))
+            value = try JSONParser.parse(jsonBytes)
         } catch {
             throw ApplePayTokenError(.malformedPaymentData, "the decrypted payment data is not JSON")
         }

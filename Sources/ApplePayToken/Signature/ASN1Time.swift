@@ -5,8 +5,9 @@ import SwiftASN1
 struct ASN1Time {
     let date: Date
 
-    init(_ node: ASN1Node) throws(CMSFormatError) {
+    init(_ element: BERElement) throws(CMSFormatError) {
         do {
+            let node = try DER.parse(element.encoded)
             if node.identifier == .utcTime {
                 let time = try UTCTime(derEncoded: node)
                 date = ASN1Time.date(time.year, time.month, time.day, time.hours, time.minutes, Double(time.seconds))

@@ -15,6 +15,24 @@ enum OID {
     static let messageDigest: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 4]
     static let signingTime: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 5]
 
+    // The same identifiers as content octets, for comparing CMS fields without decoding them.
+    static let signedDataContents = contents(of: signedData)
+    static let dataContents = contents(of: data)
+    static let contentTypeContents = contents(of: contentType)
+    static let messageDigestContents = contents(of: messageDigest)
+    static let signingTimeContents = contents(of: signingTime)
+    static let sha256Contents = contents(of: sha256)
+    static let ecdsaWithSHA256Contents = contents(of: ecdsaWithSHA256)
+    static let rsaEncryptionContents = contents(of: rsaEncryption)
+    static let sha256WithRSAEncryptionContents = contents(of: sha256WithRSAEncryption)
+
+    /// The DER content octets of an OID (its encoding without tag and length).
+    static func contents(of oid: ASN1ObjectIdentifier) -> [UInt8] {
+        var serializer = DER.Serializer()
+        try! serializer.serialize(oid)  // an OID literal always serializes
+        return Array(serializer.serializedBytes.dropFirst(2))
+    }
+
     static let sha256: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 1]
     static let ecdsaWithSHA256: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 3, 2]
     static let rsaEncryption: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 1]

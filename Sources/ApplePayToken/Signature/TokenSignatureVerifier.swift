@@ -15,7 +15,7 @@ struct TokenSignatureVerifier {
     let cache: ChainVerdictCache
     let signingTimeWindow: TimeInterval
 
-    func verify(_ token: PaymentToken, now: Date) async throws(ApplePayTokenError) -> VerifiedSignature {
+    nonisolated(nonsending) func verify(_ token: PaymentToken, now: Date) async throws(ApplePayTokenError) -> VerifiedSignature {
         let signedData: CMSSignedData
         do {
             signedData = try CMSSignedData(berEncoded: token.signature)
@@ -23,7 +23,7 @@ struct TokenSignatureVerifier {
             throw ApplePayTokenError(.signatureInvalid, error.reason, field: "signature")
         }
         let signer = signedData.signer
-        guard signer.digestAlgorithm == OID.sha256 else {
+        guard signer.digestAlgorithm.elementsEqual(OID.sha256Contents) else {
             throw ApplePayTokenError(.signatureInvalid, "the signature's digest algorithm is not SHA-256")
         }
         guard SHA256.hash(data: token.signedContent).elementsEqual(signer.messageDigest) else {
@@ -59,12 +59,13 @@ struct TokenSignatureVerifier {
     private static func isValid(_ signer: CMSSignerInfo, by key: SignerChain.SignerKey) -> Bool {
         switch key {
         case .p256(let publicKey):
-            guard signer.signatureAlgorithm == OID.ecdsaWithSHA256,
+            guard signer.signatureAlgorithm.elementsEqual(OID.ecdsaWithSHA256Contents),
                 let signature = try? P256.Signing.ECDSASignature(derRepresentation: signer.signature)
             else { return false }
             return publicKey.isValidSignature(signature, for: signer.signedAttributesDER)
         case .rsa(let publicKey):
-            guard signer.signatureAlgorithm == OID.rsaEncryption || signer.signatureAlgorithm == OID.sha256WithRSAEncryption
+            guard signer.signatureAlgorithm.elementsEqual(OID.rsaEncryptionContents)
+                || signer.signatureAlgorithm.elementsEqual(OID.sha256WithRSAEncryptionContents)
             else { return false }
             let signature = _RSA.Signing.RSASignature(rawRepresentation: signer.signature)
             return publicKey.isValidSignature(signature, for: signer.signedAttributesDER, padding: .insecurePKCS1v1_5)
@@ -72,8 +73,13 @@ struct TokenSignatureVerifier {
     }
 
     private static func describe(_ skew: TimeInterval) -> String {
-        let minutes = Int(abs(skew) / 60)
-        let amount = minutes >= 1 ? "\(minutes) minutes" : "\(Int(abs(skew))) seconds"
+        let seconds = Int(abs(skew))
+        let amount =
+            switch seconds {
+            case 172_800...: "\(seconds / 86_400) days"
+            case 60...: "\(seconds / 60) minutes"
+            default: "\(seconds) seconds"
+            }
         return skew < 0 ? "\(amount) before" : "\(amount) after"
     }
 }

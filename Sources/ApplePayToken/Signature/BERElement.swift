@@ -1,0 +1,91 @@
+/// One BER element, read without descending into definite-length contents.
+///
+/// SwiftASN1's `BER.parse` builds a node for everything, including the hundreds inside each
+/// certificate, which on the warm path costs more than the signature check itself. CMS needs
+/// only the outer structure, so this reader skips definite-length contents by their length and
+/// walks indefinite-length ones just far enough to find their end-of-contents octets.
+struct BERElement {
+    /// The identifier octet (single-byte tags only: CMS uses no tag number above 30).
+    var tag: UInt8
+    /// The contents, without the end-of-contents octets of an indefinite-length element.
+    var contents: ArraySlice<UInt8>
+    /// The whole element as encoded, header included.
+    var encoded: ArraySlice<UInt8>
+
+    var isConstructed: Bool { tag & 0x20 != 0 }
+
+    static let sequence: UInt8 = 0x30
+    static let set: UInt8 = 0x31
+    static let objectIdentifier: UInt8 = 0x06
+    static let integer: UInt8 = 0x02
+    static let octetString: UInt8 = 0x04
+    static func contextSpecificConstructed(_ number: UInt8) -> UInt8 { 0xA0 | number }
+
+    private static let maximumDepth = 32
+
+    /// Reads exactly one element that fills `bytes`.
+    static func parse(_ bytes: ArraySlice<UInt8>) throws(CMSFormatError) -> BERElement {
+        var index = bytes.startIndex
+        let element = try read(bytes, &index, depth: 0)
+        // Some encoders pad the outer indefinite-length element with extra zero octets.
+        guard bytes[index...].allSatisfy({ $0 == 0 }) else { throw CMSFormatError("trailing bytes after the signature") }
+        return element
+    }
+
+    /// The elements inside a constructed element.
+    func children() throws(CMSFormatError) -> [BERElement] {
+        guard isConstructed else { throw CMSFormatError("expected a constructed element, found tag \(tag)") }
+        var index = contents.startIndex
+        var children: [BERElement] = []
+        while index < contents.endIndex {
+            children.append(try BERElement.read(contents, &index, depth: 1))
+        }
+        return children
+    }
+
+    /// Reads the element starting at `index` within `bytes` and moves `index` past it.
+    private static func read(_ bytes: ArraySlice<UInt8>, _ index: inout Int, depth: Int) throws(CMSFormatError)
+        -> BERElement
+    {
+        guard depth < maximumDepth else { throw CMSFormatError("the signature nests too deeply") }
+        let start = index
+        guard bytes.endIndex - index >= 2 else { throw CMSFormatError("the signature ends inside an element") }
+        let tag = bytes[index]
+        let first = bytes[index + 1]
+        index += 2
+        guard tag & 0x1F != 0x1F else { throw CMSFormatError("multi-byte tags do not occur in CMS") }
+
+        if first == 0x80 {
+            // Indefinite length: constructed only; children until the end-of-contents octets 00 00.
+            guard tag & 0x20 != 0 else { throw CMSFormatError("an indefinite-length element is not constructed") }
+            let contentsStart = index
+            while true {
+                guard bytes.endIndex - index >= 2 else {
+                    throw CMSFormatError("an indefinite-length element is not terminated")
+                }
+                if bytes[index] == 0, bytes[index + 1] == 0 {
+                    let contentsEnd = index
+                    index += 2
+                    return BERElement(tag: tag, contents: bytes[contentsStart..<contentsEnd], encoded: bytes[start..<index])
+                }
+                _ = try read(bytes, &index, depth: depth + 1)
+            }
+        }
+
+        var length = 0
+        if first < 0x80 {
+            length = Int(first)
+        } else {
+            let count = Int(first & 0x7F)
+            guard count <= 4, bytes.endIndex - index >= count else { throw CMSFormatError("an element length is malformed") }
+            for _ in 0..<count {
+                length = length << 8 | Int(bytes[index])
+                index += 1
+            }
+        }
+        guard bytes.endIndex - index >= length else { throw CMSFormatError("an element is longer than the signature") }
+        let contents = bytes[index..<(index + length)]
+        index += length
+        return BERElement(tag: tag, contents: contents, encoded: bytes[start..<index])
+    }
+}

@@ -1,0 +1,5 @@
+/// Why a CMS structure could not be read; becomes a signatureInvalid error.
+struct CMSFormatError: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}
