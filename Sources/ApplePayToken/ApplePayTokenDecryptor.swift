@@ -41,12 +41,18 @@ public struct ApplePayTokenDecryptor: Sendable {
     /// Step 1 alone: the signature, its chain to the trust roots and the signing time.
     nonisolated(nonsending) public func verifySignature(of token: PaymentToken) async throws(ApplePayTokenError) -> VerifiedSignature {
         let verifier = TokenSignatureVerifier(
-            evaluator: ChainEvaluator(trustRoots: trustRoots), cache: cache, signingTimeWindow: signingTimeWindow)
+            evaluator: ChainEvaluator(trustRoots: trustRoots),
+            cache: cache,
+            signingTimeWindow: signingTimeWindow
+        )
         return try await verifier.verify(token, now: clock())
     }
 
     /// Steps 1 to 4: verify, pick the merchant key by publicKeyHash, restore the key, decrypt.
-    nonisolated(nonsending) public func decrypt(_ token: PaymentToken, using keyRing: MerchantKeyRing) async throws(ApplePayTokenError)
+    nonisolated(nonsending) public func decrypt(
+        _ token: PaymentToken,
+        using keyRing: MerchantKeyRing
+    ) async throws(ApplePayTokenError)
         -> DecryptedPaymentToken
     {
         let signature = try await verifySignature(of: token)
@@ -55,7 +61,8 @@ public struct ApplePayTokenDecryptor: Sendable {
                 .noMatchingKey,
                 "no configured key matches publicKeyHash \(Base64.encode(token.header.publicKeyHash)) "
                     + "(configure the Payment Processing certificate's key, not the Merchant Identity one)",
-                field: "header.publicKeyHash")
+                field: "header.publicKeyHash"
+            )
         }
         let key = try SymmetricKeyRestorer.restore(token, with: identity)
         let plaintext = try PaymentDataCipher.open(token.data, using: key)
@@ -65,7 +72,8 @@ public struct ApplePayTokenDecryptor: Sendable {
             applicationData: token.header.applicationData,
             signingTime: signature.signingTime,
             publicKeyHash: identity.publicKeyHash,
-            paymentData: try PaymentData(jsonBytes: plaintext))
+            paymentData: try PaymentData(jsonBytes: plaintext)
+        )
     }
 
     /// How often verified chains were reused.

@@ -27,12 +27,14 @@ func loadCase(_ label: String, vector: String) throws -> Case {
     }
     let identity = try MerchantIdentity(
         certificate: KeyMaterial.certificate(from: bytes("certificate.pem")),
-        privateKey: KeyMaterial.privateKey(from: bytes("private_key.pem")))
+        privateKey: KeyMaterial.privateKey(from: bytes("private_key.pem"))
+    )
     return Case(
         label: label,
         token: try PaymentToken(parsing: String(decoding: try bytes("token.json"), as: UTF8.self)),
         keyRing: MerchantKeyRing([identity]),
-        signingTime: signingTime)
+        signingTime: signingTime
+    )
 }
 
 /// Runs `body` repeatedly for about `seconds` and returns operations per second.

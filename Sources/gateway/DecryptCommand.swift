@@ -16,8 +16,11 @@ struct DecryptCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The paymentData JSON (or base64 of it): a file, or - for standard input.")
     var token: String
 
-    @Option(name: .long, help: "A merchant private key (PEM or DER). Repeat for a key ring; order is kept.")
+    @Option(name: .long, help: "A merchant private key (PEM, DER or PKCS#12). Repeat for a key ring; order is kept.")
     var privateKey: [String] = []
+
+    @Option(name: .long, help: "The password of the PKCS#12 bundles given as --private-key.")
+    var pkcs12Password: String?
 
     @Option(name: .long, help: "A payment processing certificate (PEM or DER); paired with its private key.")
     var certificate: [String] = []
@@ -48,10 +51,19 @@ struct DecryptCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let tokenText = try readText(token)
-            let keyRing = try MerchantKeyRing(
-                privateKeys: try privateKey.map { path throws in try KeyMaterial.privateKey(from: readBytes(path)) },
-                certificates: try certificate.map { path throws in try KeyMaterial.certificate(from: readBytes(path)) },
-                merchantIdentifier: merchantId)
+            var keys: [MerchantIdentity.PrivateKey] = []
+            var certificates = try certificate.map { path throws in try KeyMaterial.certificate(from: readBytes(path)) }
+            for path in privateKey {
+                let bytes = try readBytes(path)
+                if let pkcs12Password, KeyMaterial.isPKCS12(bytes) {
+                    let bundle = try KeyMaterial.pkcs12(bytes, password: pkcs12Password)
+                    keys.append(bundle.privateKey)
+                    if let bundled = bundle.certificate, !certificates.contains(bundled) { certificates.append(bundled) }
+                } else {
+                    keys.append(try KeyMaterial.privateKey(from: bytes))
+                }
+            }
+            let keyRing = try MerchantKeyRing(privateKeys: keys, certificates: certificates, merchantIdentifier: merchantId)
             var roots = TrustRoots.apple
             for path in trustRoot { roots = roots.adding(try KeyMaterial.certificates(from: readBytes(path))) }
             let now = at.flatMap(ISO8601.date(from:)) ?? Date()

@@ -102,7 +102,9 @@ struct ConformanceVectorTests {
         let vector = try #require(ConformanceVector.tokens.first { $0.name == "gala-2021" })
         let signingTime = try #require(vector.signingTime)
         let decryptor = ApplePayTokenDecryptor(
-            trustRoots: TrustRoots([try minted.certificate("root.pem")]), clock: { signingTime })
+            trustRoots: TrustRoots([try minted.certificate("root.pem")]),
+            clock: { signingTime }
+        )
         let error = await #expect(throws: ApplePayTokenError.self) {
             try await decryptor.verifySignature(of: vector.token())
         }
@@ -114,7 +116,8 @@ struct ConformanceVectorTests {
         let vector = try #require(ConformanceVector.tokens.first { $0.name == "gala-2023-rotated" })
         let stale = try MerchantIdentity(
             certificate: KeyMaterial.certificate(from: Fixtures.bytes(vector.file("nonMatchingCertificate"))),
-            privateKey: KeyMaterial.privateKey(from: Fixtures.bytes(vector.file("nonMatchingPrivateKey"))))
+            privateKey: KeyMaterial.privateKey(from: Fixtures.bytes(vector.file("nonMatchingPrivateKey")))
+        )
         let current = try vector.keyRing().identities
 
         let both = MerchantKeyRing([stale] + current)
@@ -153,13 +156,46 @@ struct ConformanceVectorTests {
         _ = try await vector.decryptorAtSigningTime().verifySignature(of: vector.token())
     }
 
-    @Test("a PKCS#12 bundle gets a clear error with the conversion command")
-    func pkcs12IsExplained() throws {
+    @Test("a Keychain PKCS#12 bundle (legacy RC2) opens with its password and decrypts")
+    func pkcs12Bundle() async throws {
         let vector = try #require(ConformanceVector.tokens.first { $0.name == "vgs-starlarky-2023" })
-        let error = #expect(throws: ApplePayTokenError.self) {
-            try KeyMaterial.privateKey(from: Fixtures.bytes(vector.file("pkcs12")))
+        let bundleBytes = try Fixtures.bytes(vector.file("pkcs12"))
+        let password = try Fixtures.text(vector.file("pkcs12Password")).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(KeyMaterial.isPKCS12(bundleBytes))
+
+        let bundle = try KeyMaterial.pkcs12(bundleBytes, password: password)
+        let certificate = try #require(bundle.certificate)
+        let identity = try MerchantIdentity(certificate: certificate, privateKey: bundle.privateKey)
+        let result = try await vector.decryptorAtSigningTime().decrypt(vector.token(), using: MerchantKeyRing([identity]))
+        #expect(result.paymentData.jsonValue(unmasked: true) == (try vector.expectedJSON()))
+
+        let wrongPassword = #expect(throws: ApplePayTokenError.self) {
+            try KeyMaterial.pkcs12(bundleBytes, password: password + "x")
         }
-        #expect(error?.code == .invalidKeyMaterial)
-        #expect(error?.reason.contains("openssl pkcs12") == true)
+        #expect(wrongPassword?.code == .invalidKeyMaterial)
+        #expect(wrongPassword?.reason.contains("password") == true)
+
+        // Without a password, the plain loader says what the file is and what to do.
+        let noPassword = #expect(throws: ApplePayTokenError.self) { try KeyMaterial.privateKey(from: bundleBytes) }
+        #expect(noPassword?.reason.contains("PKCS#12") == true)
+        #expect(noPassword?.reason.contains("openssl pkcs12") == true)
+    }
+
+    @Test("the OpenSSL RSA unwrap and swift-crypto's agree on the real RSA_v1 token")
+    func rsaUnwrapPathsAgree() throws {
+        let vector = try #require(ConformanceVector.tokens.first { $0.name == "basistheory-rsa" })
+        let identity = try #require(vector.keyRing().identities.first)
+        guard case .wrappedKey(let wrapped) = try vector.token().header.keyExchange, case .rsa(let key) = identity.privateKey
+        else {
+            Issue.record("expected an RSA_v1 token and an RSA key")
+            return
+        }
+        let openSSL = try #require(SymmetricKeyRestorer.unwrap(wrapped, with: identity.openSSLRSAKey, or: key))
+        let swiftCrypto = try #require(SymmetricKeyRestorer.unwrap(wrapped, with: nil, or: key))
+        #expect(openSSL == swiftCrypto)
+        #expect(Base64.encode(openSSL) == vector.symmetricKeyBase64)
+        var tampered = wrapped
+        tampered[0] ^= 1
+        #expect(SymmetricKeyRestorer.unwrap(tampered, with: identity.openSSLRSAKey, or: key) == nil)
     }
 }

@@ -13,7 +13,8 @@ struct KeyMaterialTests {
 
     @Test(
         "EC keys load from PKCS#8, SEC1 with Bag Attributes and EC PARAMETERS, and DER",
-        arguments: ["merchant-ec-key-pkcs8.pem", "merchant-ec-key-openssl-export.pem", "merchant-ec-key.der"])
+        arguments: ["merchant-ec-key-pkcs8.pem", "merchant-ec-key-openssl-export.pem", "merchant-ec-key.der"]
+    )
     func ecKeyShapes(file: String) throws {
         let key = try KeyMaterial.privateKey(from: minted.bytes(file))
         let identity = try MerchantIdentity(certificate: minted.certificate("merchant-ec-cert.cer"), privateKey: key)
@@ -36,9 +37,12 @@ struct KeyMaterialTests {
     func merchantIdentifierFromCertificate() throws {
         let identity = try MerchantIdentity(
             certificate: minted.certificate("merchant-ec-cert.pem"),
-            privateKey: KeyMaterial.privateKey(from: minted.bytes("merchant-ec-key-pkcs8.pem")))
+            privateKey: KeyMaterial.privateKey(from: minted.bytes("merchant-ec-key-pkcs8.pem"))
+        )
         let byName = MerchantIdentity(
-            merchantIdentifier: minted.merchantIdentifier, privateKey: identity.privateKey)
+            merchantIdentifier: minted.merchantIdentifier,
+            privateKey: identity.privateKey
+        )
         #expect(identity.merchantIdentifierHash == byName.merchantIdentifierHash)
         #expect(identity.publicKeyHash == byName.publicKeyHash)
     }
@@ -48,7 +52,8 @@ struct KeyMaterialTests {
         let error = #expect(throws: ApplePayTokenError.self) {
             try MerchantIdentity(
                 certificate: minted.certificate("merchant-ec-cert.pem"),
-                privateKey: KeyMaterial.privateKey(from: minted.bytes("stranger-ec-key.pem")))
+                privateKey: KeyMaterial.privateKey(from: minted.bytes("stranger-ec-key.pem"))
+            )
         }
         #expect(error?.code == .invalidKeyMaterial)
     }
@@ -62,7 +67,8 @@ struct KeyMaterialTests {
                 KeyMaterial.privateKey(from: minted.bytes("stranger-ec-key.pem")),
             ],
             certificates: [minted.certificate("merchant-ec-cert.pem"), minted.certificate("merchant-rsa-cert.pem")],
-            merchantIdentifier: "merchant.stranger")
+            merchantIdentifier: "merchant.stranger"
+        )
         #expect(ring.identities.count == 3)
         #expect(ring.identity(forPublicKeyHash: try minted.token("rsa-rsa-leaf-emv").header.publicKeyHash) != nil)
         #expect(ring.identity(forPublicKeyHash: try minted.token("ec-leading-zero-secret").header.publicKeyHash) != nil)
@@ -70,7 +76,9 @@ struct KeyMaterialTests {
         let error = #expect(throws: ApplePayTokenError.self) {
             try MerchantKeyRing(
                 privateKeys: [KeyMaterial.privateKey(from: minted.bytes("stranger-ec-key.pem"))],
-                certificates: [], merchantIdentifier: nil)
+                certificates: [],
+                merchantIdentifier: nil
+            )
         }
         #expect(error?.code == .invalidKeyMaterial)
     }

@@ -98,7 +98,8 @@ struct MintedTokenTests {
             ("neg-no-intermediate-marker", .missingIntermediateMarker),
             ("neg-foreign-root", .untrustedChain),
             ("neg-unknown-public-key-hash", .noMatchingKey),
-        ])
+        ]
+    )
     func negativeCases(name: String, code: ApplePayTokenError.Code) async throws {
         // Trust the unmarked chains' own roots, so the missing marker is the only defect.
         let roots = minted.tokens[name]?["root"].map { [$0] } ?? []

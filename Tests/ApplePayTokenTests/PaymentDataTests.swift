@@ -39,17 +39,28 @@ struct PaymentDataTests {
     @Test(
         "malformed payment data names the field",
         arguments: [
-            (#"{"applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"x"}}"#,
-             "applicationPrimaryAccountNumber"),
-            (#"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":"1","paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"x"}}"#,
-             "transactionAmount"),
-            (#"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"3DSecure","paymentData":{}}"#,
-             "paymentData.onlinePaymentCryptogram"),
-            (#"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"Other","paymentData":{}}"#,
-             "paymentDataType"),
-            (#"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"EMV","paymentData":{"emvData":"x"},"authenticationResponses":[{"merchantIdentifier":"m"}]}"#,
-             "authenticationResponses[0].authenticationData"),
-        ])
+            (
+                #"{"applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"x"}}"#,
+                "applicationPrimaryAccountNumber"
+            ),
+            (
+                #"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":"1","paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"x"}}"#,
+                "transactionAmount"
+            ),
+            (
+                #"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"3DSecure","paymentData":{}}"#,
+                "paymentData.onlinePaymentCryptogram"
+            ),
+            (
+                #"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"Other","paymentData":{}}"#,
+                "paymentDataType"
+            ),
+            (
+                #"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"EMV","paymentData":{"emvData":"x"},"authenticationResponses":[{"merchantIdentifier":"m"}]}"#,
+                "authenticationResponses[0].authenticationData"
+            ),
+        ]
+    )
     func malformed(json: String, field: String) {
         let error = #expect(throws: ApplePayTokenError.self) { try PaymentData(jsonBytes: Array(json.utf8)) }
         #expect(error?.code == .malformedPaymentData)

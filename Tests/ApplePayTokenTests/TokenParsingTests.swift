@@ -7,14 +7,14 @@ import Testing
 struct TokenParsingTests {
     static var valid: [String: Any] {
         [
-        "version": "EC_v1",
-        "data": Data(repeating: 7, count: 40).base64EncodedString(),
-        "signature": Data([0x30, 0x80, 0, 0]).base64EncodedString(),
-        "header": [
-            "ephemeralPublicKey": Data(repeating: 1, count: 91).base64EncodedString(),
-            "publicKeyHash": Data(repeating: 2, count: 32).base64EncodedString(),
-            "transactionId": "00ff10",
-        ],
+            "version": "EC_v1",
+            "data": Data(repeating: 7, count: 40).base64EncodedString(),
+            "signature": Data([0x30, 0x80, 0, 0]).base64EncodedString(),
+            "header": [
+                "ephemeralPublicKey": Data(repeating: 1, count: 91).base64EncodedString(),
+                "publicKeyHash": Data(repeating: 2, count: 32).base64EncodedString(),
+                "transactionId": "00ff10",
+            ],
         ]
     }
 
@@ -46,7 +46,8 @@ struct TokenParsingTests {
         "each malformed field is named",
         arguments: [
             ("version", "version"), ("data", "data"), ("signature", "signature"), ("header", "header"),
-        ])
+        ]
+    )
     func missingTopLevelField(key: String, field: String) throws {
         let error = #expect(throws: ApplePayTokenError.self) { try parse { $0[key] = nil } }
         #expect(error?.code == .malformedToken)
@@ -59,13 +60,15 @@ struct TokenParsingTests {
             ("publicKeyHash", JSONValue.string("not base64!")), ("publicKeyHash", .string(Data(count: 20).base64EncodedString())),
             ("transactionId", .string("xyz")), ("transactionId", .integer(42)), ("applicationData", .string("abcd")),
             ("ephemeralPublicKey", .null), ("wrappedKey", .string("AAAA")),
-        ] as [(String, JSONValue)])
+        ] as [(String, JSONValue)]
+    )
     func malformedHeaderField(key: String, value: JSONValue) throws {
-        let plain: Any? = switch value {
-        case .string(let text): text
-        case .integer(let number): number
-        default: nil
-        }
+        let plain: Any? =
+            switch value {
+            case .string(let text): text
+            case .integer(let number): number
+            default: nil
+            }
         let error = #expect(throws: ApplePayTokenError.self) { try parse { header(&$0, key, plain) } }
         #expect(error?.code == .malformedToken)
         #expect(error?.field == "header.\(key)")

@@ -35,7 +35,8 @@ struct DecryptCommandTests {
                 "--merchant-id", merchantId.trimmingCharacters(in: .whitespacesAndNewlines),
                 "--at", "2018-01-26T13:57:00Z", "--unmask",
             ],
-            stdin: try Data(contentsOf: vector.appendingPathComponent("token.json")))
+            stdin: try Data(contentsOf: vector.appendingPathComponent("token.json"))
+        )
         #expect(run.status == 0)
         #expect(run.stdout.contains("\"5204242750270010\""))
         #expect(!run.stdout.contains("xxxxxx"))
@@ -82,7 +83,8 @@ enum Gateway {
 
     /// The `gateway` binary beside the test bundle in the build products directory.
     static var executable: URL {
-        let products = Bundle.allBundles.map(\.bundleURL).first { $0.pathExtension == "xctest" }?
+        let products =
+            Bundle.allBundles.map(\.bundleURL).first { $0.pathExtension == "xctest" }?
             .deletingLastPathComponent()
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         return products.appendingPathComponent("gateway")
@@ -107,6 +109,24 @@ enum Gateway {
         return Result(
             status: process.terminationStatus,
             stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
+            stderr: String(decoding: err, as: UTF8.self)
+        )
+    }
+}
+
+@Suite("gateway decrypt with a PKCS#12 bundle")
+struct DecryptPKCS12Tests {
+    @Test("the bundle's key and certificate are used together")
+    func bundle() throws {
+        let vector = DecryptCommandTests.vectors.appendingPathComponent("vgs-starlarky-2023")
+        let password = try String(contentsOf: vector.appendingPathComponent("keystore_password.txt"), encoding: .utf8)
+        let run = try Gateway.run([
+            "decrypt", "--token", vector.appendingPathComponent("token.json").path,
+            "--private-key", vector.appendingPathComponent("keystore.p12").path,
+            "--pkcs12-password", password.trimmingCharacters(in: .whitespacesAndNewlines),
+            "--at", "2023-08-24T22:23:18Z",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("454793xxxxxx3086"))
     }
 }

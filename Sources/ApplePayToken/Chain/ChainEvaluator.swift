@@ -26,20 +26,25 @@ struct ChainEvaluator {
 
         guard leaf.extensions[oid: OID.leafMarker] != nil else {
             throw ApplePayTokenError(
-                .missingLeafMarker, "the signing certificate lacks marker extension 1.2.840.113635.100.6.29")
+                .missingLeafMarker,
+                "the signing certificate lacks marker extension 1.2.840.113635.100.6.29"
+            )
         }
         guard let intermediate = others.first(where: { $0.subject == leaf.issuer }) else {
             throw ApplePayTokenError(.untrustedChain, "the signature does not include the leaf's issuing intermediate")
         }
         guard intermediate.extensions[oid: OID.intermediateMarker] != nil else {
             throw ApplePayTokenError(
-                .missingIntermediateMarker, "the intermediate lacks marker extension 1.2.840.113635.100.6.2.14")
+                .missingIntermediateMarker,
+                "the intermediate lacks marker extension 1.2.840.113635.100.6.2.14"
+            )
         }
         for certificate in [leaf, intermediate] where !(certificate.notValidBefore...certificate.notValidAfter).contains(signingTime) {
             throw ApplePayTokenError(
                 .untrustedChain,
                 "the \(certificate == leaf ? "leaf" : "intermediate") certificate was not valid at the signing time "
-                    + "\(signingTime.iso8601) (valid \(certificate.notValidBefore.iso8601) to \(certificate.notValidAfter.iso8601))")
+                    + "\(signingTime.iso8601) (valid \(certificate.notValidBefore.iso8601) to \(certificate.notValidAfter.iso8601))"
+            )
         }
 
         var verifier = Verifier(rootCertificates: CertificateStore(trustRoots.certificates)) {
@@ -49,12 +54,15 @@ struct ChainEvaluator {
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(others))
         guard case .validCertificate(let chain) = result else {
             throw ApplePayTokenError(
-                .untrustedChain, "the certificates do not chain to a configured trust root at the signing time")
+                .untrustedChain,
+                "the certificates do not chain to a configured trust root at the signing time"
+            )
         }
         return SignerChain(
             signerKey: try Self.signerKey(of: leaf),
             validFrom: chain.map(\.notValidBefore).max()!,
-            validUntil: chain.map(\.notValidAfter).min()!)
+            validUntil: chain.map(\.notValidAfter).min()!
+        )
     }
 
     private static func matches(_ certificate: Certificate, _ identifier: CMSSignerInfo.Identifier) -> Bool {

@@ -12,7 +12,8 @@ public enum AppleKDF {
     ///   - sharedSecret: the 32-byte ECDH result Z, leading zero bytes included.
     ///   - merchantIdentifierHash: party V, SHA-256 of the merchant identifier.
     public static func symmetricKey<Secret: Collection<UInt8>, PartyV: Collection<UInt8>>(
-        sharedSecret: Secret, merchantIdentifierHash: PartyV
+        sharedSecret: Secret,
+        merchantIdentifierHash: PartyV
     ) -> SymmetricKey {
         var hasher = SHA256()
         hasher.update(data: [0, 0, 0, 1])

@@ -15,7 +15,10 @@ public enum PaymentDataCipher {
             return Array(try AES.GCM.open(box, using: key))
         } catch {
             throw ApplePayTokenError(
-                .decryptionFailed, "the AES-GCM tag does not verify: the key is wrong or the data was altered", field: "data")
+                .decryptionFailed,
+                "the AES-GCM tag does not verify: the key is wrong or the data was altered",
+                field: "data"
+            )
         }
     }
 }

@@ -3,7 +3,10 @@ import _CryptoExtras
 
 /// Step 3: restores the AES key from the token's key exchange value and the merchant's key.
 enum SymmetricKeyRestorer {
-    static func restore(_ token: PaymentToken, with identity: MerchantIdentity) throws(ApplePayTokenError)
+    static func restore(
+        _ token: PaymentToken,
+        with identity: MerchantIdentity
+    ) throws(ApplePayTokenError)
         -> SymmetricKey
     {
         switch (token.header.keyExchange, identity.privateKey) {
@@ -13,8 +16,10 @@ enum SymmetricKeyRestorer {
                 publicKey = try P256.KeyAgreement.PublicKey(derRepresentation: ephemeral)
             } catch {
                 throw ApplePayTokenError(
-                    .decryptionFailed, "header.ephemeralPublicKey is not a P-256 public key",
-                    field: "header.ephemeralPublicKey")
+                    .decryptionFailed,
+                    "header.ephemeralPublicKey is not a P-256 public key",
+                    field: "header.ephemeralPublicKey"
+                )
             }
             let sharedSecret: SharedSecret
             do {
@@ -28,23 +33,34 @@ enum SymmetricKeyRestorer {
         case (.wrappedKey(let wrapped), .rsa(let privateKey)):
             guard let unwrapped = unwrap(wrapped, with: identity.openSSLRSAKey, or: privateKey) else {
                 throw ApplePayTokenError(
-                    .decryptionFailed, "header.wrappedKey does not unwrap with RSA-OAEP SHA-256", field: "header.wrappedKey")
+                    .decryptionFailed,
+                    "header.wrappedKey does not unwrap with RSA-OAEP SHA-256",
+                    field: "header.wrappedKey"
+                )
             }
             guard unwrapped.count == 16 else {
                 throw ApplePayTokenError(
-                    .decryptionFailed, "the unwrapped key is \(unwrapped.count) bytes, not an AES-128 key",
-                    field: "header.wrappedKey")
+                    .decryptionFailed,
+                    "the unwrapped key is \(unwrapped.count) bytes, not an AES-128 key",
+                    field: "header.wrappedKey"
+                )
             }
             return SymmetricKey(data: unwrapped)
         case (.ephemeralPublicKey, .rsa), (.wrappedKey, .ec):
             throw ApplePayTokenError(
-                .decryptionFailed, "the key matching publicKeyHash is not of the kind a \(token.version.rawValue) token needs")
+                .decryptionFailed,
+                "the key matching publicKeyHash is not of the kind a \(token.version.rawValue) token needs"
+            )
         }
     }
 
     /// RSA-OAEP SHA-256 through OpenSSL when it holds the key (twice as fast where the CPU has
     /// AVX-512 IFMA), through swift-crypto otherwise.
-    static func unwrap(_ wrapped: [UInt8], with openSSLKey: OpenSSLRSAKey?, or key: _RSA.Encryption.PrivateKey)
+    static func unwrap(
+        _ wrapped: [UInt8],
+        with openSSLKey: OpenSSLRSAKey?,
+        or key: _RSA.Encryption.PrivateKey
+    )
         -> [UInt8]?
     {
         if let openSSLKey { return openSSLKey.decryptOAEPSHA256(wrapped) }

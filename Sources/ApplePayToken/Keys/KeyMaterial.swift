@@ -6,10 +6,40 @@ import _CryptoExtras
 
 /// Reads merchant keys and certificates in the shapes merchants actually have them: PEM (PKCS#8,
 /// SEC1 "EC PRIVATE KEY", PKCS#1 "RSA PRIVATE KEY"), with "Bag Attributes" lines or an
-/// "EC PARAMETERS" block in front as `openssl pkcs12` writes them, or DER.
+/// "EC PARAMETERS" block in front as `openssl pkcs12` writes them, DER, and PKCS#12 bundles
+/// exported from Keychain.
 public enum KeyMaterial {
+    /// What a PKCS#12 bundle holds: the key and, usually, its certificate.
+    public struct Bundle: Sendable {
+        public var privateKey: MerchantIdentity.PrivateKey
+        public var certificate: Certificate?
+    }
+
+    /// Whether the bytes are a PKCS#12 bundle (then ``pkcs12(_:password:)`` reads them).
+    public static func isPKCS12<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        guard let root = try? BER.parse(Array(bytes)), case .constructed(let parts) = root.content else { return false }
+        let fields = Array(parts)
+        return fields.count >= 2 && (try? Int(berEncoded: fields[0])) == 3 && fields[1].identifier == .sequence
+    }
+
+    /// Opens a PKCS#12 bundle (legacy RC2/3DES as Keychain writes them, or AES) with its password.
+    public static func pkcs12<Bytes: Collection<UInt8>>(
+        _ bytes: Bytes,
+        password: String
+    ) throws(ApplePayTokenError)
+        -> Bundle
+    {
+        let contents = try OpenSSLPKCS12.open(Array(bytes), password: password)
+        return Bundle(
+            privateKey: try privateKey(der: contents.privateKey, label: "PRIVATE KEY"),
+            certificate: try contents.certificate.map { der throws(ApplePayTokenError) in try certificate(from: der) }
+        )
+    }
+
     /// The first private key in a PEM or DER file.
-    public static func privateKey<Bytes: Collection<UInt8>>(from bytes: Bytes) throws(ApplePayTokenError)
+    public static func privateKey<Bytes: Collection<UInt8>>(
+        from bytes: Bytes
+    ) throws(ApplePayTokenError)
         -> MerchantIdentity.PrivateKey
     {
         let bytes = Array(bytes)
@@ -17,7 +47,8 @@ public enum KeyMaterial {
             if blocks.contains(where: { $0.label == "ENCRYPTED PRIVATE KEY" }) {
                 throw ApplePayTokenError(
                     .invalidKeyMaterial,
-                    "the private key is encrypted; decrypt it once with: openssl pkcs8 -in KEY.pem -out key-plain.pem")
+                    "the private key is encrypted; decrypt it once with: openssl pkcs8 -in KEY.pem -out key-plain.pem"
+                )
             }
             guard let block = blocks.first(where: { $0.label.hasSuffix("PRIVATE KEY") }) else {
                 throw ApplePayTokenError(.invalidKeyMaterial, "the PEM file holds no PRIVATE KEY block")
@@ -29,7 +60,9 @@ public enum KeyMaterial {
     }
 
     /// Every certificate in a PEM file, or the one certificate of a DER (`.cer`) file.
-    public static func certificates<Bytes: Collection<UInt8>>(from bytes: Bytes) throws(ApplePayTokenError)
+    public static func certificates<Bytes: Collection<UInt8>>(
+        from bytes: Bytes
+    ) throws(ApplePayTokenError)
         -> [Certificate]
     {
         let bytes = Array(bytes)
@@ -53,13 +86,18 @@ public enum KeyMaterial {
     }
 
     /// The one certificate of a PEM or DER file.
-    public static func certificate<Bytes: Collection<UInt8>>(from bytes: Bytes) throws(ApplePayTokenError)
+    public static func certificate<Bytes: Collection<UInt8>>(
+        from bytes: Bytes
+    ) throws(ApplePayTokenError)
         -> Certificate
     {
         try certificates(from: bytes)[0]
     }
 
-    private static func privateKey(der: [UInt8], label: String?) throws(ApplePayTokenError)
+    private static func privateKey(
+        der: [UInt8],
+        label: String?
+    ) throws(ApplePayTokenError)
         -> MerchantIdentity.PrivateKey
     {
         if label != "RSA PRIVATE KEY", let key = try? P256.KeyAgreement.PrivateKey(derRepresentation: der) {
@@ -69,19 +107,19 @@ public enum KeyMaterial {
             return .rsa(key)
         }
         throw ApplePayTokenError(
-            .invalidKeyMaterial, "the private key is neither a P-256 EC key nor an RSA key (PKCS#8, SEC1 or PKCS#1)")
+            .invalidKeyMaterial,
+            "the private key is neither a P-256 EC key nor an RSA key (PKCS#8, SEC1 or PKCS#1)"
+        )
     }
 
-    /// Keychain exports are PKCS#12 with legacy RC2/3DES encryption; say how to convert them.
+    /// A PKCS#12 bundle needs its password: say so rather than "not a key".
     private static func rejectPKCS12(_ bytes: [UInt8]) throws(ApplePayTokenError) {
-        guard let root = try? BER.parse(bytes), case .constructed(let parts) = root.content else { return }
-        let fields = Array(parts)
-        guard fields.count >= 2, (try? Int(berEncoded: fields[0])) == 3, fields[1].identifier == .sequence else { return }
+        guard isPKCS12(bytes) else { return }
         throw ApplePayTokenError(
             .invalidKeyMaterial,
-            "PKCS#12 bundles are not read directly; convert it once with: "
-                + "openssl pkcs12 -in BUNDLE.p12 -nodes -legacy -out merchant.pem "
-                + "and pass merchant.pem as both the private key and the certificate")
+            "this is a PKCS#12 bundle: open it with its password (KeyMaterial.pkcs12, gateway --pkcs12-password), "
+                + "or convert it once with: openssl pkcs12 -in BUNDLE.p12 -nodes -legacy -out merchant.pem"
+        )
     }
 }
 

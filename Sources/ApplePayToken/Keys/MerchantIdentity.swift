@@ -68,7 +68,8 @@ public struct MerchantIdentity: Sendable {
         guard let value = certificate.extensions[oid: OID.merchantIdentifier]?.value else {
             throw ApplePayTokenError(
                 .invalidKeyMaterial,
-                "the certificate has no merchant identifier extension 1.2.840.113635.100.6.32: is it the Payment Processing certificate? Otherwise configure the merchant identifier instead")
+                "the certificate has no merchant identifier extension 1.2.840.113635.100.6.32: is it the Payment Processing certificate? Otherwise configure the merchant identifier instead"
+            )
         }
         if let node = try? DER.parse(value), case .primitive(let content) = node.content {
             if let hash = Hex.decode(String(decoding: content, as: UTF8.self)), hash.count == 32 { return hash }

@@ -41,12 +41,15 @@ extension MerchantKeyRing {
             } else {
                 throw ApplePayTokenError(
                     .invalidKeyMaterial,
-                    "private key \(index + 1) has no matching certificate and no merchant identifier was given")
+                    "private key \(index + 1) has no matching certificate and no merchant identifier was given"
+                )
             }
         }
         guard unpaired.isEmpty else {
             throw ApplePayTokenError(
-                .invalidKeyMaterial, "\(unpaired.count) certificate(s) belong to none of the private keys given")
+                .invalidKeyMaterial,
+                "\(unpaired.count) certificate(s) belong to none of the private keys given"
+            )
         }
         self.init(identities)
     }

@@ -28,16 +28,23 @@ extension PaymentData {
                 ThreeDSecure(
                     onlinePaymentCryptogram: try detailsReader.string("onlinePaymentCryptogram"),
                     eciIndicator: try detailsReader.optionalString("eciIndicator"),
-                    additionalFields: detailsReader.remaining))
+                    additionalFields: detailsReader.remaining
+                )
+            )
         case .emv:
             details = .emv(
                 EMV(
                     emvData: try detailsReader.string("emvData"),
                     encryptedPINData: try detailsReader.optionalString("encryptedPINData"),
-                    additionalFields: detailsReader.remaining))
+                    additionalFields: detailsReader.remaining
+                )
+            )
         default:
             throw ApplePayTokenError(
-                .malformedPaymentData, "paymentDataType must be \"3DSecure\" or \"EMV\"", field: "paymentDataType")
+                .malformedPaymentData,
+                "paymentDataType must be \"3DSecure\" or \"EMV\"",
+                field: "paymentDataType"
+            )
         }
         authenticationResponses = try reader.optionalArray("authenticationResponses").map {
             items throws(ApplePayTokenError) in
@@ -46,8 +53,10 @@ extension PaymentData {
                 let prefix = "authenticationResponses[\(index)]."
                 guard case .object(let entry) = item else {
                     throw ApplePayTokenError(
-                        .malformedPaymentData, "\(prefix.dropLast()) must be an object",
-                        field: String(prefix.dropLast()))
+                        .malformedPaymentData,
+                        "\(prefix.dropLast()) must be an object",
+                        field: String(prefix.dropLast())
+                    )
                 }
                 var entryReader = FieldReader(object: entry, prefix: prefix)
                 responses.append(
@@ -55,7 +64,9 @@ extension PaymentData {
                         merchantIdentifier: try entryReader.string("merchantIdentifier"),
                         authenticationData: try entryReader.string("authenticationData"),
                         transactionAmount: try entryReader.numberAsString("transactionAmount"),
-                        additionalFields: entryReader.remaining))
+                        additionalFields: entryReader.remaining
+                    )
+                )
             }
             return responses
         }
@@ -70,7 +81,8 @@ extension PaymentData {
     public func jsonValue(unmasked: Bool = false) -> JSONValue {
         var object = additionalFields
         object["applicationPrimaryAccountNumber"] = .string(
-            unmasked ? applicationPrimaryAccountNumber : CardNumberMask.mask(applicationPrimaryAccountNumber))
+            unmasked ? applicationPrimaryAccountNumber : CardNumberMask.mask(applicationPrimaryAccountNumber)
+        )
         object["applicationExpirationDate"] = .string(applicationExpirationDate)
         object["currencyCode"] = .string(currencyCode)
         object["transactionAmount"] = .integer(transactionAmount)
@@ -99,7 +111,8 @@ extension PaymentData {
                     fields["authenticationData"] = .string(response.authenticationData)
                     fields["transactionAmount"] = .string(response.transactionAmount)
                     return .object(fields)
-                })
+                }
+            )
         }
         if let merchantTokenIdentifier { object["merchantTokenIdentifier"] = .string(merchantTokenIdentifier) }
         if let merchantTokenMetadata { object["merchantTokenMetadata"] = merchantTokenMetadata }

@@ -14,8 +14,13 @@ struct ASN1Time {
             } else if node.identifier == .generalizedTime {
                 let time = try GeneralizedTime(derEncoded: node)
                 date = ASN1Time.date(
-                    time.year, time.month, time.day, time.hours, time.minutes,
-                    Double(time.seconds) + time.fractionalSeconds)
+                    time.year,
+                    time.month,
+                    time.day,
+                    time.hours,
+                    time.minutes,
+                    Double(time.seconds) + time.fractionalSeconds
+                )
             } else {
                 throw CMSFormatError("signingTime is neither UTCTime nor GeneralizedTime")
             }
@@ -27,7 +32,14 @@ struct ASN1Time {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-    private static func date(_ year: Int, _ month: Int, _ day: Int, _ hours: Int, _ minutes: Int, _ seconds: Double)
+    private static func date(
+        _ year: Int,
+        _ month: Int,
+        _ day: Int,
+        _ hours: Int,
+        _ minutes: Int,
+        _ seconds: Double
+    )
         -> Date
     {
         let y = month <= 2 ? year - 1 : year

@@ -44,7 +44,11 @@ struct BERElement {
     }
 
     /// Reads the element starting at `index` within `bytes` and moves `index` past it.
-    private static func read(_ bytes: ArraySlice<UInt8>, _ index: inout Int, depth: Int) throws(CMSFormatError)
+    private static func read(
+        _ bytes: ArraySlice<UInt8>,
+        _ index: inout Int,
+        depth: Int
+    ) throws(CMSFormatError)
         -> BERElement
     {
         guard depth < maximumDepth else { throw CMSFormatError("the signature nests too deeply") }

@@ -29,7 +29,8 @@ struct TokenSignatureVerifier {
         guard SHA256.hash(data: token.signedContent).elementsEqual(signer.messageDigest) else {
             throw ApplePayTokenError(
                 .messageDigestMismatch,
-                "the signed messageDigest does not match the token's \(token.version == .ecV1 ? "ephemeralPublicKey" : "wrappedKey"), data, transactionId and applicationData")
+                "the signed messageDigest does not match the token's \(token.version == .ecV1 ? "ephemeralPublicKey" : "wrappedKey"), data, transactionId and applicationData"
+            )
         }
         guard let signingTime = signer.signingTime?.date else {
             throw ApplePayTokenError(.signatureInvalid, "the signature has no signingTime attribute")
@@ -39,7 +40,8 @@ struct TokenSignatureVerifier {
             throw ApplePayTokenError(
                 .signingTimeOutsideWindow,
                 "the token was signed at \(signingTime.iso8601), \(Self.describe(skew)) the current time \(now.iso8601); "
-                    + "the window is \(Int(signingTimeWindow)) seconds")
+                    + "the window is \(Int(signingTimeWindow)) seconds"
+            )
         }
 
         let key = ChainVerdictCache.key(for: signedData)
@@ -64,8 +66,9 @@ struct TokenSignatureVerifier {
             else { return false }
             return publicKey.isValidSignature(signature, for: signer.signedAttributesDER)
         case .rsa(let publicKey):
-            guard signer.signatureAlgorithm.elementsEqual(OID.rsaEncryptionContents)
-                || signer.signatureAlgorithm.elementsEqual(OID.sha256WithRSAEncryptionContents)
+            guard
+                signer.signatureAlgorithm.elementsEqual(OID.rsaEncryptionContents)
+                    || signer.signatureAlgorithm.elementsEqual(OID.sha256WithRSAEncryptionContents)
             else { return false }
             let signature = _RSA.Signing.RSASignature(rawRepresentation: signer.signature)
             return publicKey.isValidSignature(signature, for: signer.signedAttributesDER, padding: .insecurePKCS1v1_5)

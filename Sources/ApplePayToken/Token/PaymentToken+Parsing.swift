@@ -30,7 +30,10 @@ extension PaymentToken {
         guard let versionText = raw.version else { throw missing("version") }
         guard let version = Version(rawValue: versionText) else {
             throw ApplePayTokenError(
-                .unsupportedVersion, "version \"\(versionText.prefix(32))\" is not EC_v1 or RSA_v1", field: "version")
+                .unsupportedVersion,
+                "version \"\(versionText.prefix(32))\" is not EC_v1 or RSA_v1",
+                field: "version"
+            )
         }
         guard let header = raw.header else { throw missing("header") }
 
@@ -47,8 +50,10 @@ extension PaymentToken {
         let publicKeyHash = try base64(header.publicKeyHash, "header.publicKeyHash")
         guard publicKeyHash.count == 32 else {
             throw ApplePayTokenError(
-                .malformedToken, "header.publicKeyHash is \(publicKeyHash.count) bytes, not a 32-byte SHA-256",
-                field: "header.publicKeyHash")
+                .malformedToken,
+                "header.publicKeyHash is \(publicKeyHash.count) bytes, not a 32-byte SHA-256",
+                field: "header.publicKeyHash"
+            )
         }
         guard let transactionId = header.transactionId else { throw missing("header.transactionId") }
         guard let transactionIdBytes = Hex.decode(transactionId), !transactionIdBytes.isEmpty else {
@@ -58,8 +63,10 @@ extension PaymentToken {
         if let text = header.applicationData {
             guard let bytes = Hex.decode(text), bytes.count == 32 else {
                 throw ApplePayTokenError(
-                    .malformedToken, "header.applicationData is not a hex SHA-256 (64 hex characters)",
-                    field: "header.applicationData")
+                    .malformedToken,
+                    "header.applicationData is not a hex SHA-256 (64 hex characters)",
+                    field: "header.applicationData"
+                )
             }
             applicationData = bytes
         }
@@ -77,7 +84,9 @@ extension PaymentToken {
                 publicKeyHash: publicKeyHash,
                 transactionId: transactionId,
                 transactionIdBytes: transactionIdBytes,
-                applicationData: applicationData))
+                applicationData: applicationData
+            )
+        )
     }
 }
 

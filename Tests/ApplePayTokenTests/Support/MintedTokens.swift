@@ -70,10 +70,12 @@ struct MintedTokens: Sendable {
         MerchantKeyRing([
             try MerchantIdentity(
                 certificate: certificate("merchant-ec-cert.pem"),
-                privateKey: KeyMaterial.privateKey(from: bytes("merchant-ec-key-pkcs8.pem"))),
+                privateKey: KeyMaterial.privateKey(from: bytes("merchant-ec-key-pkcs8.pem"))
+            ),
             try MerchantIdentity(
                 certificate: certificate("merchant-rsa-cert.pem"),
-                privateKey: KeyMaterial.privateKey(from: bytes("merchant-rsa-key-pkcs1.pem"))),
+                privateKey: KeyMaterial.privateKey(from: bytes("merchant-rsa-key-pkcs1.pem"))
+            ),
         ])
     }
 
