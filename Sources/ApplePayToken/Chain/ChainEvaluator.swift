@@ -39,7 +39,9 @@ struct ChainEvaluator {
                 "the intermediate lacks marker extension 1.2.840.113635.100.6.2.14"
             )
         }
-        for certificate in [leaf, intermediate] where !(certificate.notValidBefore...certificate.notValidAfter).contains(signingTime) {
+        // Compared one by one: a hostile certificate may end before it begins, which a range would trap on.
+        for certificate in [leaf, intermediate]
+        where !(certificate.notValidBefore <= signingTime && signingTime <= certificate.notValidAfter) {
             throw ApplePayTokenError(
                 .untrustedChain,
                 "the \(certificate == leaf ? "leaf" : "intermediate") certificate was not valid at the signing time "
