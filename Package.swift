@@ -6,14 +6,19 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ApplePayToken", targets: ["ApplePayToken"]),
+        .library(name: "ApplePaySandbox", targets: ["ApplePaySandbox"]),
         .executable(name: "gateway", targets: ["GatewayCLI"]),
         .executable(name: "token-bench", targets: ["TokenBenchmark"]),
+        .executable(name: "http-bench-tokens", targets: ["GatewayBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "4.5.2"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // The system libcrypto: RSA-OAEP at OpenSSL's speed, and PKCS#12 with legacy encryption.
@@ -33,11 +38,41 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        // A certificate authority shaped like Apple's and a token minter, for tests and the sandbox.
+        .target(
+            name: "ApplePaySandbox",
+            dependencies: [
+                "ApplePayToken",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        // The system SQLite for the embedded store.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The service: configuration, MPGS HTTP API, orders, simulated acquirer, persistence.
+        .target(
+            name: "Gateway",
+            dependencies: [
+                "ApplePayToken",
+                "CSQLite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // The `gateway` command: subcommands grow with the service.
         .executableTarget(
             name: "GatewayCLI",
             dependencies: [
                 "ApplePayToken",
+                "Gateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/gateway"
@@ -51,10 +86,40 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // Mints the distinct tokens scripts/bench-http sends (each token is accepted once).
+        .executableTarget(
+            name: "GatewayBenchmark",
+            dependencies: ["ApplePaySandbox", "ApplePayToken"]
+        ),
         .testTarget(
             name: "ApplePayTokenTests",
-            dependencies: ["ApplePayToken"],
+            dependencies: [
+                "ApplePayToken",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             exclude: ["Minting"]
+        ),
+        .testTarget(
+            name: "ApplePaySandboxTests",
+            dependencies: [
+                "ApplePaySandbox",
+                "ApplePayToken",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "Gateway",
+                "ApplePaySandbox",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "GatewayCLITests",

@@ -1,0 +1,120 @@
+import Crypto
+import Foundation
+import X509
+import _CryptoExtras
+
+extension SandboxAuthority {
+    /// The PEM files an authority lives in; keys are PKCS#8.
+    enum FileName {
+        static let root = "root.pem"
+        static let rootKey = "root-key.pem"
+        static let intermediate = "intermediate.pem"
+        static let intermediateKey = "intermediate-key.pem"
+        static let ecLeaf = "leaf-ec.pem"
+        static let ecLeafKey = "leaf-ec-key.pem"
+        static let rsaLeaf = "leaf-rsa.pem"
+        static let rsaLeafKey = "leaf-rsa-key.pem"
+    }
+
+    /// Writes the certificates and keys as PEM files into `directory`, creating it (mode 0700) if needed.
+    ///
+    /// Key files get mode 0600 from the moment they exist. `root.pem` is written last, so its
+    /// presence means the set is complete (``loadOrCreate(at:)`` relies on that).
+    public func write(to directory: URL) throws {
+        try SecureFile.createDirectory(directory)
+        let files: [(name: String, contents: String, secret: Bool)] = [
+            (FileName.rootKey, rootKey.pemRepresentation, true),
+            (FileName.intermediate, try intermediate.pemString, false),
+            (FileName.intermediateKey, intermediateKey.pemRepresentation, true),
+            (FileName.ecLeaf, try ecLeaf.pemString, false),
+            (FileName.ecLeafKey, ecLeafKey.pemRepresentation, true),
+            (FileName.rsaLeaf, try rsaLeaf.pemString, false),
+            (FileName.rsaLeafKey, rsaLeafKey.pkcs8PEMRepresentation, true),
+            (FileName.root, try root.pemString, false),
+        ]
+        for file in files {
+            try SecureFile.store(
+                Array((file.contents.hasSuffix("\n") ? file.contents : file.contents + "\n").utf8),
+                at: directory.appending(path: file.name),
+                mode: file.secret ? 0o600 : 0o644
+            )
+        }
+    }
+
+    /// Reads an authority that ``write(to:)`` wrote, and checks that every key belongs to its
+    /// certificate and that each certificate was issued by the one above it.
+    public static func load(from directory: URL) throws -> SandboxAuthority {
+        func text(_ name: String) throws -> String {
+            let url = directory.appending(path: name)
+            do {
+                return try String(contentsOf: url, encoding: .utf8)
+            } catch {
+                throw SandboxError("cannot read \(url.path)")
+            }
+        }
+        func certificate(_ name: String) throws -> Certificate {
+            do {
+                return try Certificate(pemEncoded: try text(name))
+            } catch let error as SandboxError {
+                throw error
+            } catch {
+                throw SandboxError("\(name) is not a PEM certificate")
+            }
+        }
+        func key<Key>(_ name: String, _ parse: (String) throws -> Key) throws -> Key {
+            let pem = try text(name)
+            do {
+                return try parse(pem)
+            } catch {
+                throw SandboxError("\(name) is not a PKCS#8 private key of the expected type")
+            }
+        }
+
+        let authority = SandboxAuthority(
+            root: try certificate(FileName.root),
+            intermediate: try certificate(FileName.intermediate),
+            ecLeaf: try certificate(FileName.ecLeaf),
+            rsaLeaf: try certificate(FileName.rsaLeaf),
+            rootKey: try key(FileName.rootKey) { try P384.Signing.PrivateKey(pemRepresentation: $0) },
+            intermediateKey: try key(FileName.intermediateKey) { try P256.Signing.PrivateKey(pemRepresentation: $0) },
+            ecLeafKey: try key(FileName.ecLeafKey) { try P256.Signing.PrivateKey(pemRepresentation: $0) },
+            rsaLeafKey: try key(FileName.rsaLeafKey) { try _RSA.Signing.PrivateKey(pemRepresentation: $0) }
+        )
+        try authority.checkConsistency(directory: directory)
+        return authority
+    }
+
+    /// Loads the authority in `directory`, or generates one and writes it there on first use.
+    public static func loadOrCreate(at directory: URL) throws -> SandboxAuthority {
+        if FileManager.default.fileExists(atPath: directory.appending(path: FileName.root).path) {
+            return try load(from: directory)
+        }
+        let authority = try generate()
+        try authority.write(to: directory)
+        return authority
+    }
+
+    /// Mixed-up files (a key from one authority, a certificate from another) would mint tokens
+    /// that fail later with a confusing error; say which file is wrong now.
+    private func checkConsistency(directory: URL) throws {
+        let pairs: [(String, Certificate, Certificate.PublicKey)] = [
+            (FileName.rootKey, root, Certificate.PublicKey(rootKey.publicKey)),
+            (FileName.intermediateKey, intermediate, Certificate.PublicKey(intermediateKey.publicKey)),
+            (FileName.ecLeafKey, ecLeaf, Certificate.PublicKey(ecLeafKey.publicKey)),
+            (FileName.rsaLeafKey, rsaLeaf, Certificate.PublicKey(rsaLeafKey.publicKey)),
+        ]
+        for (name, certificate, publicKey) in pairs where certificate.publicKey != publicKey {
+            throw SandboxError("\(name) in \(directory.path) does not belong to its certificate")
+        }
+        let issued: [(String, Certificate, Certificate)] = [
+            (FileName.root, root, root),
+            (FileName.intermediate, intermediate, root),
+            (FileName.ecLeaf, ecLeaf, intermediate),
+            (FileName.rsaLeaf, rsaLeaf, intermediate),
+        ]
+        for (name, certificate, issuer) in issued
+        where certificate.issuer != issuer.subject || !issuer.publicKey.isValidSignature(certificate.signature, for: certificate) {
+            throw SandboxError("\(name) in \(directory.path) was not issued by this authority")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import ApplePayToken
+import Foundation
+import X509
+
+/// Turns merchant settings into merchants: reads each Apple Pay identity's key material.
+enum MerchantLoader {
+    static func load(_ settings: GatewayConfiguration.MerchantSettings) throws(ConfigurationError) -> Merchant {
+        var identities: [MerchantIdentity] = []
+        for identity in settings.identities {
+            identities.append(try load(identity, key: "merchant.\(settings.id).applePay.\(identity.name)"))
+        }
+        return Merchant(
+            id: settings.id,
+            apiPasswords: settings.apiPasswords,
+            keyRing: MerchantKeyRing(identities),
+            acquirer: SimulatedAcquirer(amountMatching: settings.amountMatching)
+        )
+    }
+
+    private static func load(
+        _ identity: GatewayConfiguration.IdentitySettings,
+        key: String
+    ) throws(ConfigurationError)
+        -> MerchantIdentity
+    {
+        let keyBytes = try read(identity.privateKeyPath, key: "\(key).privateKey")
+        do {
+            var privateKey: MerchantIdentity.PrivateKey
+            var certificate: Certificate?
+            if KeyMaterial.isPKCS12(keyBytes) {
+                let bundle = try KeyMaterial.pkcs12(keyBytes, password: identity.pkcs12Password ?? "")
+                privateKey = bundle.privateKey
+                certificate = bundle.certificate
+            } else {
+                privateKey = try KeyMaterial.privateKey(from: keyBytes)
+            }
+            if let path = identity.certificatePath {
+                certificate = try KeyMaterial.certificate(from: read(path, key: "\(key).certificate"))
+            }
+            if let certificate {
+                return try MerchantIdentity(certificate: certificate, privateKey: privateKey)
+            }
+            guard let merchantIdentifier = identity.merchantIdentifier else {
+                throw ConfigurationError(key: "\(key).certificate", problem: "is needed: the key has no certificate")
+            }
+            return MerchantIdentity(merchantIdentifier: merchantIdentifier, privateKey: privateKey)
+        } catch let error as ApplePayTokenError {
+            throw ConfigurationError(key: "\(key).privateKey", problem: "cannot be used: \(error.reason)")
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError(key: "\(key).privateKey", problem: "cannot be used")
+        }
+    }
+
+    static func read(_ path: String, key: String) throws(ConfigurationError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError(key: key, problem: "names a file that cannot be read: \(path)")
+        }
+        return Array(data)
+    }
+}

@@ -1,0 +1,116 @@
+import Configuration
+import Foundation
+
+extension GatewayConfiguration {
+    /// Reads and validates every key; the first problem stops start-up with the key's name.
+    init(reader: ConfigReader) throws(ConfigurationError) {
+        let values = ConfigValues(reader: reader)
+        host = try values.string("server.host") ?? host
+        port = try values.int("server.port") ?? port
+        guard (0...65535).contains(port) else { throw ConfigurationError(key: "server.port", problem: "must be 0-65535") }
+        if let modeText = try values.string("mode") {
+            guard let parsed = Mode(rawValue: modeText) else {
+                throw ConfigurationError(key: "mode", problem: "must be sandbox or production (got \(modeText))")
+            }
+            mode = parsed
+        }
+        storeURL = try values.string("store.url") ?? storeURL
+        _ = try sqlitePath
+        logLevel = try values.string("log.level") ?? logLevel
+        let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+        guard levels.contains(logLevel) else {
+            throw ConfigurationError(key: "log.level", problem: "must be one of \(levels.joined(separator: ", "))")
+        }
+        if let window = try values.int("applePay.signingTimeWindowSeconds") {
+            guard (1...86_400).contains(window) else {
+                throw ConfigurationError(key: "applePay.signingTimeWindowSeconds", problem: "must be 1-86400")
+            }
+            signingTimeWindow = TimeInterval(window)
+        }
+        trustRootPaths = try values.stringArray("applePay.trustRoots") ?? []
+        let merchantIds = try values.stringArray("merchants") ?? []
+        guard !merchantIds.isEmpty else {
+            throw ConfigurationError(key: "merchants", problem: "must list at least one merchant id")
+        }
+        merchants = try merchantIds.map { id throws(ConfigurationError) in try Self.merchant(id, values) }
+    }
+
+    private static func merchant(_ id: String, _ values: ConfigValues) throws(ConfigurationError) -> MerchantSettings {
+        guard (1...40).contains(id.count), id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
+        else { throw ConfigurationError(key: "merchants", problem: "has an invalid merchant id '\(id)'") }
+        let prefix = "merchant.\(id)"
+        let passwords = try values.stringArray("\(prefix).apiPasswords", secret: true) ?? []
+        guard (1...2).contains(passwords.count) else {
+            throw ConfigurationError(key: "\(prefix).apiPasswords", problem: "must hold one or two passwords")
+        }
+        for password in passwords where password.count != 32 || !password.allSatisfy(\.isHexDigit) {
+            throw ConfigurationError(key: "\(prefix).apiPasswords", problem: "must be 32 hexadecimal characters each")
+        }
+        var matching = SimulatedAcquirer.AmountMatching.both
+        if let text = try values.string("\(prefix).simulator.amountMatching") {
+            guard let parsed = SimulatedAcquirer.AmountMatching(rawValue: text) else {
+                throw ConfigurationError(
+                    key: "\(prefix).simulator.amountMatching",
+                    problem: "must be both, minorUnits or wholeAmount"
+                )
+            }
+            matching = parsed
+        }
+        let names = try values.stringArray("\(prefix).applePay.identities") ?? []
+        let identities = try names.map { name throws(ConfigurationError) in
+            let key = "\(prefix).applePay.\(name)"
+            guard let privateKey = try values.string("\(key).privateKey") else {
+                throw ConfigurationError(key: "\(key).privateKey", problem: "is missing")
+            }
+            let identity = IdentitySettings(
+                name: name,
+                privateKeyPath: privateKey,
+                certificatePath: try values.string("\(key).certificate"),
+                merchantIdentifier: try values.string("\(key).merchantIdentifier"),
+                pkcs12Password: try values.string("\(key).pkcs12Password", secret: true)
+            )
+            guard identity.certificatePath != nil || identity.merchantIdentifier != nil || identity.pkcs12Password != nil
+            else {
+                throw ConfigurationError(
+                    key: "\(key).certificate",
+                    problem: "or \(key).merchantIdentifier must be given"
+                )
+            }
+            return identity
+        }
+        return MerchantSettings(id: id, apiPasswords: passwords, identities: identities, amountMatching: matching)
+    }
+}
+
+/// Typed reads that tell a missing key (nil) from a present one of the wrong type (an error).
+private struct ConfigValues {
+    let reader: ConfigReader
+
+    func string(_ key: String, secret: Bool = false) throws(ConfigurationError) -> String? {
+        try read(key, "a string") { try reader.requiredString(forKey: ConfigKey($0), isSecret: secret) }
+    }
+
+    func int(_ key: String) throws(ConfigurationError) -> Int? {
+        try read(key, "an integer") { try reader.requiredInt(forKey: ConfigKey($0)) }
+    }
+
+    func stringArray(_ key: String, secret: Bool = false) throws(ConfigurationError) -> [String]? {
+        try read(key, "a list of strings") { try reader.requiredStringArray(forKey: ConfigKey($0), isSecret: secret) }
+    }
+
+    private func read<Value>(
+        _ key: String,
+        _ type: String,
+        _ body: (String) throws -> Value
+    )
+        throws(ConfigurationError) -> Value?
+    {
+        do {
+            return try body(key)
+        } catch {
+            // swift-configuration's error type is package-internal; its "missing" case is told by text.
+            if "\(error)".hasPrefix("Missing required config value") { return nil }
+            throw ConfigurationError(key: key, problem: "must be \(type)")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Configuration
+
+/// The embedded defaults `gateway serve` runs with when no configuration file is given: sandbox
+/// mode, merchant TESTMERCHANT with the test-only Apple Pay identities under Config/sandbox/.
+enum SandboxDefaults {
+    static let merchantId = "TESTMERCHANT"
+    static let apiPassword = "00112233445566778899aabbccddeeff"
+
+    static var provider: InMemoryProvider {
+        InMemoryProvider(
+            name: "sandbox defaults",
+            values: [
+                "mode": "sandbox",
+                "merchants": .init(.stringArray([merchantId]), isSecret: false),
+                "merchant.TESTMERCHANT.apiPasswords": .init(.stringArray([apiPassword]), isSecret: true),
+                "merchant.TESTMERCHANT.applePay.identities": .init(.stringArray(["ec", "rsa"]), isSecret: false),
+                "merchant.TESTMERCHANT.applePay.ec.privateKey": "Config/sandbox/merchant-ec-key.pem",
+                "merchant.TESTMERCHANT.applePay.ec.certificate": "Config/sandbox/merchant-ec-cert.pem",
+                "merchant.TESTMERCHANT.applePay.rsa.privateKey": "Config/sandbox/merchant-rsa-key.pem",
+                "merchant.TESTMERCHANT.applePay.rsa.certificate": "Config/sandbox/merchant-rsa-cert.pem",
+            ]
+        )
+    }
+}

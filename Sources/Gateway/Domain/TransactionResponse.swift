@@ -1,0 +1,89 @@
+import ApplePayToken
+import Foundation
+
+/// Builds the MPGS transaction response body.
+struct TransactionResponse {
+    var merchantId: String
+    var orderId: String
+    var transactionId: String
+    var version: String
+    var request: PaymentRequest
+    var card: CardDetails
+    var outcome: AcquirerOutcome
+    var order: OrderState
+    var time: Date
+
+    var json: JSONValue {
+        let currency = request.amount.currency
+        func money(_ minorUnits: Int64) -> JSONValue { .double(Amount(minorUnits: minorUnits, currency: currency).jsonNumber) }
+        let timestamp = JSONValue.string(Timestamp.string(time))
+
+        var orderJSON: [String: JSONValue] = [
+            "id": .string(orderId), "amount": money(order.amountMinorUnits), "currency": .string(currency.code),
+            "merchantAmount": money(order.amountMinorUnits), "merchantCurrency": .string(currency.code),
+            "creationTime": .string(Timestamp.string(order.creationTime)), "lastUpdatedTime": timestamp,
+            "status": .string(order.status), "totalAuthorizedAmount": money(order.totalAuthorizedMinorUnits),
+            "totalCapturedAmount": money(order.totalCapturedMinorUnits),
+            "totalRefundedAmount": money(order.totalRefundedMinorUnits), "totalDisbursedAmount": money(0),
+            "authenticationStatus": .string("AUTHENTICATION_NOT_IN_EFFECT"), "certainty": .string("FINAL"),
+        ]
+        if let walletProvider = order.walletProvider { orderJSON["walletProvider"] = .string(walletProvider) }
+        if let reference = order.reference { orderJSON["reference"] = .string(reference) }
+
+        var transaction: [String: JSONValue] = [
+            "id": .string(transactionId), "type": .string(request.operation.transactionType),
+            "amount": money(request.amount.minorUnits), "currency": .string(currency.code),
+            "source": .string(request.transactionSource),
+            "acquirer": .object([
+                "id": .string("SIMULATOR_ACQUIRER"), "merchantId": .string(merchantId),
+                "batch": .integer(Int64(Timestamp.batch(time))),
+            ]),
+            "authenticationStatus": .string("AUTHENTICATION_NOT_IN_EFFECT"),
+        ]
+        if let reference = request.transactionReference { transaction["reference"] = .string(reference) }
+
+        var response: [String: JSONValue] = [
+            "gatewayCode": .string(outcome.gatewayCode),
+            "gatewayRecommendation": .string(outcome.succeeded ? "PROCEED" : "DO_NOT_PROCEED"),
+        ]
+        if let code = outcome.acquirerCode { response["acquirerCode"] = .string(code) }
+        if let message = outcome.acquirerMessage { response["acquirerMessage"] = .string(message) }
+        if let csc = outcome.securityCodeResult {
+            response["cardSecurityCode"] = .object(["gatewayCode": .string(csc)])
+        }
+
+        var body: [String: JSONValue] = [
+            "merchant": .string(merchantId), "result": .string(outcome.result), "response": .object(response),
+            "order": .object(orderJSON), "sourceOfFunds": card.json, "timeOfRecord": timestamp,
+            "timeOfLastUpdate": timestamp, "version": .string(version),
+            "gatewayEntryPoint": .string("WEB_SERVICES_API"),
+        ]
+        if let authorizationCode = outcome.authorizationCode, let receipt = outcome.receipt, let stan = outcome.stan {
+            transaction["authorizationCode"] = .string(authorizationCode)
+            transaction["receipt"] = .string(receipt)
+            transaction["stan"] = .string(stan)
+            body["authorizationResponse"] = .object([
+                "stan": .string(stan), "responseCode": .string(outcome.acquirerCode ?? "00"),
+            ])
+        }
+        body["transaction"] = .object(transaction)
+        return .object(body)
+    }
+}
+
+enum Timestamp {
+    /// ISO 8601 in UTC with milliseconds, as MPGS writes times.
+    static func string(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+            .replacingOccurrences(of: "+0000", with: "Z")
+    }
+
+    /// The acquirer batch: the UTC date as yyyyMMdd.
+    static func batch(_ date: Date) -> Int {
+        let calendar = Calendar(identifier: .gregorian)
+        var utc = calendar
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let parts = utc.dateComponents([.year, .month, .day], from: date)
+        return (parts.year ?? 0) * 10000 + (parts.month ?? 0) * 100 + (parts.day ?? 0)
+    }
+}

@@ -1,0 +1,130 @@
+import ApplePayToken
+import Hummingbird
+
+/// An MPGS error response: `{"result":"ERROR","error":{"cause":...,"explanation":...,"field":...,"validationType":...}}`.
+///
+/// Every error a client can cause is one of these, with the field at fault where there is one.
+struct GatewayError: Error, HTTPResponseError, Sendable {
+    enum Cause: String, Sendable {
+        case invalidRequest = "INVALID_REQUEST"
+        case requestRejected = "REQUEST_REJECTED"
+        case serverBusy = "SERVER_BUSY"
+        case serverFailed = "SERVER_FAILED"
+    }
+
+    enum ValidationType: String, Sendable {
+        case missing = "MISSING"
+        case invalid = "INVALID"
+        case unsupported = "UNSUPPORTED"
+    }
+
+    let status: HTTPResponse.Status
+    let cause: Cause
+    let explanation: String
+    var field: String?
+    var validationType: ValidationType?
+    var supportCode: String?
+
+    var headers: HTTPFields {
+        var headers: HTTPFields = [.contentType: "application/json;charset=UTF-8"]
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Basic realm=\"gateway\"" }
+        return headers
+    }
+
+    var body: JSONValue {
+        var error: [String: JSONValue] = ["cause": .string(cause.rawValue), "explanation": .string(explanation)]
+        if let field { error["field"] = .string(field) }
+        if let validationType { error["validationType"] = .string(validationType.rawValue) }
+        if let supportCode { error["supportCode"] = .string(supportCode) }
+        return .object(["result": .string("ERROR"), "error": .object(error)])
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized())))
+    }
+}
+
+extension GatewayError {
+    static func invalid(_ field: String, _ explanation: String) -> GatewayError {
+        GatewayError(
+            status: .badRequest,
+            cause: .invalidRequest,
+            explanation: explanation,
+            field: field,
+            validationType: .invalid
+        )
+    }
+
+    static func invalidValue(_ field: String, _ value: String, _ reason: String) -> GatewayError {
+        invalid(field, "Value '\(value.prefix(64))' is invalid. \(reason)")
+    }
+
+    static func missing(_ field: String) -> GatewayError {
+        GatewayError(
+            status: .badRequest,
+            cause: .invalidRequest,
+            explanation: "Missing parameter '\(field)'",
+            field: field,
+            validationType: .missing
+        )
+    }
+
+    static func unexpected(_ field: String) -> GatewayError {
+        GatewayError(
+            status: .badRequest,
+            cause: .invalidRequest,
+            explanation: "Unexpected parameter '\(field)'",
+            field: field,
+            validationType: .unsupported
+        )
+    }
+
+    static func unsupported(_ field: String, _ value: String, _ reason: String) -> GatewayError {
+        GatewayError(
+            status: .badRequest,
+            cause: .invalidRequest,
+            explanation: "Value '\(value.prefix(64))' is invalid. \(reason)",
+            field: field,
+            validationType: .unsupported
+        )
+    }
+
+    static func request(_ explanation: String) -> GatewayError {
+        GatewayError(status: .badRequest, cause: .invalidRequest, explanation: explanation)
+    }
+
+    static func malformedJSON(_ detail: String) -> GatewayError {
+        request("Json encoded payload error: \(detail)")
+    }
+
+    static let invalidCredentials = GatewayError(
+        status: .unauthorized,
+        cause: .invalidRequest,
+        explanation: "Invalid credentials."
+    )
+
+    static let notAuthorisedForTarget = GatewayError(
+        status: .unauthorized,
+        cause: .invalidRequest,
+        explanation: "Authenticated entity not authorised to perform operation for target entity"
+    )
+
+    static func notFound(_ explanation: String = "Requested resource not found") -> GatewayError {
+        GatewayError(status: .notFound, cause: .invalidRequest, explanation: explanation)
+    }
+
+    static func serverFailed(supportCode: String) -> GatewayError {
+        GatewayError(
+            status: .internalServerError,
+            cause: .serverFailed,
+            explanation: "The gateway could not process the request. Quote the support code when contacting support.",
+            supportCode: supportCode
+        )
+    }
+
+    static let serverBusy = GatewayError(
+        status: .serviceUnavailable,
+        cause: .serverBusy,
+        explanation: "The gateway is busy. Retry the request."
+    )
+}

@@ -1,0 +1,105 @@
+import ApplePayToken
+import Crypto
+import Hummingbird
+
+/// The MPGS REST surface: `/api/rest/version/{version}/...`.
+struct GatewayRoutes: Sendable {
+    let authentication: MerchantAuthentication
+    let processor: PaymentProcessor
+
+    static let versions = 39...100
+
+    func register(on router: Router<GatewayRequestContext>) {
+        let base = "/api/rest/version/:version"
+        router.get("\(base)/information") { _, context in
+            _ = try Self.version(context)
+            return Self.json(.ok, .object(["status": .string("OPERATING")]))
+        }
+        router.put("\(base)/merchant/:merchantId/order/:orderId/transaction/:transactionId") { request, context in
+            try await putTransaction(request, context)
+        }
+        router.get("\(base)/merchant/:merchantId/order/:orderId/transaction/:transactionId") { request, context in
+            try retrievalNotYetSupported(request, context)
+        }
+        router.get("\(base)/merchant/:merchantId/order/:orderId") { request, context in
+            try retrievalNotYetSupported(request, context)
+        }
+    }
+
+    private func putTransaction(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        let version = try Self.version(context)
+        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        let orderId = try Self.identifier(context, "orderId", field: "order.id")
+        let transactionId = try Self.identifier(context, "transactionId", field: "transaction.id")
+        var request = request
+        let body: [UInt8]
+        do {
+            body = Array(buffer: try await request.collectBody(upTo: context.maxUploadSize))
+        } catch {
+            throw GatewayError(
+                status: .contentTooLarge,
+                cause: .invalidRequest,
+                explanation: "The request body is larger than \(context.maxUploadSize) bytes"
+            )
+        }
+        let reader = try RequestReader(body: body, shape: .transactionRequest)
+        let operation = try reader.requiredText("apiOperation")
+        guard let paymentOperation = PaymentRequest.Operation(rawValue: operation) else {
+            if ["CAPTURE", "VOID", "REFUND", "VERIFY"].contains(operation) {
+                throw GatewayError.unsupported("apiOperation", operation, "This operation is not supported yet")
+            }
+            throw GatewayError.invalidValue("apiOperation", operation, "Operation is not supported")
+        }
+        let payment = try PaymentRequest(reading: reader, operation: paymentOperation)
+        let transaction = PaymentProcessor.Context(
+            merchant: merchant,
+            orderId: orderId,
+            transactionId: transactionId,
+            version: version,
+            requestHash: Array(SHA256.hash(data: reader.root.serialized()))
+        )
+        let responseBody = try await processor.process(payment, transaction, logger: context.logger)
+        return Self.json(.created, bytes: responseBody)
+    }
+
+    private func retrievalNotYetSupported(_ request: Request, _ context: GatewayRequestContext) throws -> Response {
+        _ = try Self.version(context)
+        _ = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        throw GatewayError.request("Retrieving orders and transactions is not supported yet")
+    }
+
+    private static func version(_ context: GatewayRequestContext) throws(GatewayError) -> String {
+        let text = context.parameters.get("version") ?? ""
+        guard let number = Int(text), versions.contains(number), String(number) == text else {
+            throw GatewayError.notFound("API version '\(text.prefix(16))' is not supported; use 39 to 100")
+        }
+        return text
+    }
+
+    private static func identifier(
+        _ context: GatewayRequestContext,
+        _ name: String,
+        field: String
+    ) throws(GatewayError)
+        -> String
+    {
+        let value = context.parameters.get(name) ?? ""
+        guard (1...40).contains(value.count), value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+        else {
+            throw GatewayError.invalidValue(field, value, "Identifiers are 1 to 40 printable ASCII characters")
+        }
+        return value
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
+        json(status, bytes: value.serialized())
+    }
+
+    static func json(_ status: HTTPResponse.Status, bytes: [UInt8]) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json;charset=UTF-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+        )
+    }
+}

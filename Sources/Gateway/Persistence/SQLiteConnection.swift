@@ -1,0 +1,113 @@
+import CSQLite
+import Foundation
+
+/// A thin layer over the SQLite C API: one connection, prepared statements, typed errors.
+/// Not thread-safe by itself; ``SQLiteTransactionStore`` serializes access.
+final class SQLiteConnection {
+    struct Failure: Error, CustomStringConvertible {
+        let code: Int32
+        let message: String
+        var description: String { "SQLite error \(code): \(message)" }
+        var isConstraintViolation: Bool { code & 0xFF == SQLITE_CONSTRAINT }
+    }
+
+    private let handle: OpaquePointer
+
+    init(path: String) throws {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(handle)
+            throw Failure(code: status, message: message)
+        }
+        self.handle = handle
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    func execute(_ sql: String) throws {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw failure(status) }
+    }
+
+    /// Runs a statement with bound values, returning each row's columns.
+    @discardableResult
+    func query(_ sql: String, _ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+        var statement: OpaquePointer?
+        var status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw failure(status) }
+        defer { sqlite3_finalize(statement) }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .null: status = sqlite3_bind_null(statement, index)
+            case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
+            case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, Self.transient)
+            case .blob(let bytes):
+                status = bytes.withUnsafeBytes {
+                    sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), Self.transient)
+                }
+            }
+            guard status == SQLITE_OK else { throw failure(status) }
+        }
+        var rows: [[SQLiteValue]] = []
+        while true {
+            status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return rows }
+            guard status == SQLITE_ROW else { throw failure(status) }
+            rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+        }
+    }
+
+    /// Runs `body` inside BEGIN IMMEDIATE ... COMMIT, rolling back if it throws.
+    func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let pointer = sqlite3_column_blob(statement, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+        default: return .null
+        }
+    }
+
+    private func failure(_ status: Int32) -> Failure {
+        Failure(code: status, message: String(cString: sqlite3_errmsg(handle)))
+    }
+
+    /// SQLITE_TRANSIENT: SQLite copies bound values before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+enum SQLiteValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case text(String)
+    case blob([UInt8])
+
+    var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+    var text: String? { if case .text(let value) = self { value } else { nil } }
+    var blob: [UInt8]? { if case .blob(let value) = self { value } else { nil } }
+}
+
+extension SQLiteValue {
+    init(_ text: String?) { self = text.map(SQLiteValue.text) ?? .null }
+}

@@ -1,0 +1,65 @@
+/// The schema, as numbered steps. `PRAGMA user_version` records how far a database has come;
+/// start-up applies the missing steps in order, each in its own transaction.
+enum SQLiteMigrations {
+    static let steps: [String] = [
+        // 1: orders, transactions with the exact response returned, Apple Pay replay records.
+        """
+        CREATE TABLE orders (
+            merchant_id TEXT NOT NULL,
+            order_id TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            amount_minor INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            total_authorized_minor INTEGER NOT NULL,
+            total_captured_minor INTEGER NOT NULL,
+            total_refunded_minor INTEGER NOT NULL,
+            wallet_provider TEXT,
+            reference TEXT,
+            initial_succeeded INTEGER NOT NULL DEFAULT 0,
+            created_at_ms INTEGER NOT NULL,
+            updated_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (merchant_id, order_id)
+        );
+        CREATE TABLE transactions (
+            merchant_id TEXT NOT NULL,
+            order_id TEXT NOT NULL,
+            transaction_id TEXT NOT NULL,
+            operation TEXT NOT NULL,
+            request_hash BLOB NOT NULL,
+            response_body BLOB NOT NULL,
+            result TEXT NOT NULL,
+            gateway_code TEXT NOT NULL,
+            amount_minor INTEGER NOT NULL,
+            currency TEXT NOT NULL,
+            eci_indicator TEXT,
+            apple_pay_transaction_id TEXT,
+            created_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (merchant_id, order_id, transaction_id)
+        );
+        CREATE TABLE apple_pay_transactions (
+            apple_pay_transaction_id TEXT PRIMARY KEY,
+            merchant_id TEXT NOT NULL,
+            order_id TEXT NOT NULL,
+            transaction_id TEXT NOT NULL,
+            accepted_at_ms INTEGER NOT NULL
+        );
+        CREATE INDEX apple_pay_transactions_by_time ON apple_pay_transactions (accepted_at_ms);
+        """
+    ]
+
+    static func migrate(_ connection: SQLiteConnection) throws {
+        let current = try connection.query("PRAGMA user_version").first?.first?.integer ?? 0
+        guard current <= Int64(steps.count) else {
+            throw SQLiteConnection.Failure(
+                code: 0,
+                message: "the database has schema version \(current), newer than this gateway knows (\(steps.count))"
+            )
+        }
+        for (index, step) in steps.enumerated() where Int64(index + 1) > current {
+            try connection.transaction {
+                try connection.execute(step)
+                try connection.execute("PRAGMA user_version = \(index + 1)")
+            }
+        }
+    }
+}

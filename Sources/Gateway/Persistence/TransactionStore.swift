@@ -1,0 +1,75 @@
+import Foundation
+
+/// Where orders, transactions (with the exact response returned) and used Apple Pay
+/// transaction ids live. The service keeps nothing else: replicas share a store.
+protocol TransactionStore: Sendable {
+    /// A transaction already processed under these identifiers, if any.
+    func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction?
+
+    /// The order, if any transaction has been recorded on it.
+    func order(merchantId: String, orderId: String) async throws -> StoredOrder?
+
+    /// Whether an Apple Pay token with this transactionId has been accepted before.
+    func isApplePayTransactionUsed(_ applePayTransactionId: String) async throws -> Bool
+
+    /// Writes the order, the transaction and the replay record in one database transaction.
+    func record(_ record: TransactionRecord) async throws -> RecordOutcome
+}
+
+struct StoredTransaction: Sendable, Hashable {
+    var requestHash: [UInt8]
+    var responseBody: [UInt8]
+}
+
+struct StoredOrder: Sendable, Hashable {
+    var currency: String
+    var amountMinorUnits: Int64
+    var status: String
+    var creationTime: Date
+    /// An AUTHORIZE or PAY on this order has succeeded: no other initial transaction may follow.
+    var hasSuccessfulInitialTransaction: Bool
+}
+
+/// Everything one processed transaction changes.
+struct TransactionRecord: Sendable {
+    var merchantId: String
+    var orderId: String
+    var transactionId: String
+    var operation: String
+    var requestHash: [UInt8]
+    var responseBody: [UInt8]
+    var result: String
+    var gatewayCode: String
+    var amountMinorUnits: Int64
+    var currency: String
+    var succeeded: Bool
+    var eciIndicator: String?
+    var applePayTransactionId: String?
+    var time: Date
+    /// AUTHORIZE or PAY: the transaction that opens the order.
+    var isInitial: Bool
+    /// The order as it stands after this transaction.
+    var order: OrderState
+}
+
+struct OrderState: Sendable, Hashable {
+    var amountMinorUnits: Int64
+    var currency: String
+    var status: String
+    var totalAuthorizedMinorUnits: Int64
+    var totalCapturedMinorUnits: Int64
+    var totalRefundedMinorUnits: Int64
+    var walletProvider: String?
+    var reference: String?
+    var creationTime: Date
+}
+
+enum RecordOutcome: Sendable, Hashable {
+    case recorded
+    /// Another request with these identifiers was recorded first.
+    case duplicateTransaction(StoredTransaction)
+    /// Another request used this Apple Pay token first.
+    case applePayReplay
+    /// An initial transaction on this order succeeded first (a race between two initial requests).
+    case orderAlreadySucceeded
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import Gateway
+
+@Suite("Configuration")
+struct ConfigurationTests {
+    func load(
+        file: String? = nil,
+        environment: [String: String] = [:],
+        port: Int? = nil
+    ) async throws
+        -> GatewayConfiguration
+    {
+        var path: String?
+        if let file {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString).json").path
+            try file.write(toFile: path!, atomically: true, encoding: .utf8)
+        }
+        return try await GatewayService.loadConfiguration(
+            .init(configFile: path, port: port),
+            environment: environment
+        )
+    }
+
+    @Test("the embedded defaults: sandbox, TESTMERCHANT with two Apple Pay identities, port 8080")
+    func defaults() async throws {
+        let configuration = try await load()
+        #expect(configuration.mode == .sandbox)
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.port == 8080)
+        #expect(configuration.merchants.map(\.id) == ["TESTMERCHANT"])
+        #expect(configuration.merchants[0].apiPasswords == ["00112233445566778899aabbccddeeff"])
+        #expect(configuration.merchants[0].identities.map(\.name) == ["ec", "rsa"])
+        #expect(try configuration.sqlitePath == "data/gateway.sqlite")
+    }
+
+    @Test("environment variables and flags override the file")
+    func precedence() async throws {
+        let file = """
+            {"server": {"port": 9000}, "store": {"url": "sqlite:///tmp/from-file.sqlite"}, "merchants": ["SHOP1"],
+             "merchant": {"SHOP1": {"apiPasswords": ["0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210"]}}}
+            """
+        let fromFile = try await load(file: file)
+        #expect(fromFile.port == 9000)
+        #expect(fromFile.merchants.first?.apiPasswords.count == 2)
+        let fromEnvironment = try await load(
+            file: file,
+            environment: ["GATEWAY_STORE_URL": "sqlite:///tmp/from-env.sqlite", "GATEWAY_SERVER_PORT": "9100"]
+        )
+        #expect(try fromEnvironment.sqlitePath == "/tmp/from-env.sqlite")
+        #expect(fromEnvironment.port == 9100)
+        let fromFlag = try await load(file: file, environment: ["GATEWAY_SERVER_PORT": "9100"], port: 9200)
+        #expect(fromFlag.port == 9200)
+    }
+
+    @Test(
+        "invalid configuration stops start-up naming the key",
+        arguments: [
+            (
+                #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]}}, "server": {"port": "eighty"}}"#,
+                "server.port"
+            ),
+            (#"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["short"]}}}"#, "merchant.A.apiPasswords"),
+            (#"{"merchants": []}"#, "merchants"),
+            (
+                #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]}}, "store": {"url": "mysql://x"}}"#,
+                "store.url"
+            ),
+            (#"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]}}, "mode": "live"}"#, "mode"),
+            (
+                #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"], "applePay": {"identities": ["k"]}}}}"#,
+                "merchant.A.applePay.k.privateKey"
+            ),
+            (
+                #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"], "simulator": {"amountMatching": "sometimes"}}}}"#,
+                "merchant.A.simulator.amountMatching"
+            ),
+        ]
+    )
+    func invalid(file: String, key: String) async throws {
+        await #expect {
+            try await load(file: file)
+        } throws: { error in
+            (error as? ConfigurationError)?.key == key
+        }
+    }
+
+    @Test("key material that does not load is reported by key")
+    func unreadableKey() async throws {
+        let file = """
+            {"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"],
+             "applePay": {"identities": ["main"], "main": {"privateKey": "/nonexistent/key.pem", "merchantIdentifier": "merchant.a"}}}}}
+            """
+        let configuration = try await load(file: file)
+        #expect {
+            try GatewayServices(configuration: configuration)
+        } throws: { error in
+            (error as? ConfigurationError)?.key == "merchant.A.applePay.main.privateKey"
+        }
+    }
+}

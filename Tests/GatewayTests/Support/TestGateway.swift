@@ -1,0 +1,178 @@
+import ApplePaySandbox
+import ApplePayToken
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+
+@testable import Gateway
+
+/// A gateway as `gateway serve` builds it, on a temporary SQLite file, trusting a sandbox
+/// authority whose minter makes real tokens for TESTMERCHANT's sandbox identities.
+struct TestGateway: Sendable {
+    static let merchantId = "TESTMERCHANT"
+    static let password = "00112233445566778899aabbccddeeff"
+    static let otherMerchantId = "OTHERMERCHANT"
+    static let otherPassword = "ffeeddccbbaa99887766554433221100"
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// One authority for the whole run: generating RSA keys is slow.
+    static let authority: SandboxAuthority = try! SandboxAuthority.generate()
+
+    let directory: URL
+    let services: GatewayServices
+
+    init(signingTimeWindow: TimeInterval = 300, directory: URL? = nil) throws {
+        let directory =
+            directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let rootPath = directory.appendingPathComponent("sandbox-root.pem").path
+        try Self.authority.root.serializeAsPEM().pemString.write(toFile: rootPath, atomically: true, encoding: .utf8)
+        self.directory = directory
+        var configuration = GatewayConfiguration()
+        configuration.storeURL = "sqlite://\(directory.appendingPathComponent("gateway.sqlite").path)"
+        configuration.signingTimeWindow = signingTimeWindow
+        configuration.trustRootPaths = [rootPath]
+        configuration.merchants = [
+            .init(
+                id: Self.merchantId,
+                apiPasswords: [Self.password],
+                identities: ["ec", "rsa"].map { kind in
+                    .init(
+                        name: kind,
+                        privateKeyPath: Self.sandboxFile("merchant-\(kind)-key.pem"),
+                        certificatePath: Self.sandboxFile("merchant-\(kind)-cert.pem")
+                    )
+                },
+                amountMatching: .both
+            ),
+            .init(id: Self.otherMerchantId, apiPasswords: [Self.otherPassword], identities: [], amountMatching: .both),
+        ]
+        services = try GatewayServices(configuration: configuration)
+    }
+
+    static func sandboxFile(_ name: String) -> String {
+        packageRoot.appendingPathComponent("Config/sandbox/\(name)").path
+    }
+
+    var application: some ApplicationProtocol {
+        buildApplication(services, logger: Logger(label: "test"))
+    }
+
+    /// A real token for TESTMERCHANT's EC (or RSA) identity.
+    static func mintToken(
+        amountMinorUnits: Int64,
+        currencyCode: String = "840",
+        version: MintRequest.Version = .ecV1,
+        configure: (inout MintRequest) -> Void = { _ in }
+    ) throws -> String {
+        var request = MintRequest()
+        request.version = version
+        request.transactionAmount = amountMinorUnits
+        request.currencyCode = currencyCode
+        request.applicationPrimaryAccountNumber = "5204245250001488"
+        configure(&request)
+        let certificate = try KeyMaterial.certificate(
+            from: Data(contentsOf: URL(fileURLWithPath: sandboxFile("merchant-\(version == .ecV1 ? "ec" : "rsa")-cert.pem")))
+        )
+        return try TokenMinter(authority: authority).mint(request, for: MintRecipient(certificate: certificate))
+    }
+
+    static func authorization(_ merchant: String = merchantId, _ password: String = password) -> String {
+        "Basic " + Data("merchant.\(merchant):\(password)".utf8).base64EncodedString()
+    }
+
+    static func path(order: String, transaction: String, merchant: String = merchantId, version: Int = 100) -> String {
+        "/api/rest/version/\(version)/merchant/\(merchant)/order/\(order)/transaction/\(transaction)"
+    }
+
+    /// A body for an Apple Pay token payment.
+    static func tokenBody(
+        _ token: String,
+        operation: String = "AUTHORIZE",
+        amount: String,
+        currency: String = "USD",
+        walletProvider: String? = "APPLE_PAY",
+        extraDevicePayment: [String: String] = [:]
+    ) -> Data {
+        var devicePayment: [String: Any] = ["paymentToken": token]
+        devicePayment.merge(extraDevicePayment) { $1 }
+        var order: [String: Any] = ["amount": amount, "currency": currency]
+        if let walletProvider { order["walletProvider"] = walletProvider }
+        return json([
+            "apiOperation": operation, "order": order,
+            "sourceOfFunds": ["type": "CARD", "provided": ["card": ["devicePayment": devicePayment]]],
+            "transaction": ["source": "INTERNET"],
+        ])
+    }
+
+    static func json(_ object: [String: Any]) -> Data {
+        try! JSONSerialization.data(withJSONObject: object)
+    }
+
+    /// A body for a plain card payment.
+    static func cardBody(
+        operation: String = "PAY",
+        amount: String,
+        currency: String = "USD",
+        month: String = "1",
+        year: String = "39",
+        securityCode: String? = nil
+    ) -> Data {
+        var card: [String: Any] = ["number": "5123450000000008", "expiry": ["month": month, "year": year]]
+        if let securityCode { card["securityCode"] = securityCode }
+        return json([
+            "apiOperation": operation, "order": ["amount": amount, "currency": currency],
+            "sourceOfFunds": ["type": "CARD", "provided": ["card": card]],
+        ])
+    }
+}
+
+/// One HTTP exchange, decoded.
+struct Exchange {
+    var status: HTTPResponse.Status
+    var body: String
+    var json: [String: Any]
+
+    func string(_ path: String) -> String? {
+        value(path) as? String
+    }
+
+    func value(_ path: String) -> Any? {
+        var current: Any? = json
+        for key in path.split(separator: ".") { current = (current as? [String: Any])?[String(key)] }
+        return current
+    }
+}
+
+extension TestClientProtocol {
+    func put(_ path: String, _ body: Data, authorization: String? = TestGateway.authorization()) async throws -> Exchange {
+        try await send(path, method: .put, body: body, authorization: authorization)
+    }
+
+    func send(
+        _ path: String,
+        method: HTTPRequest.Method,
+        body: Data? = nil,
+        authorization: String? = TestGateway.authorization()
+    )
+        async throws -> Exchange
+    {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let authorization { headers[.authorization] = authorization }
+        return try await execute(
+            uri: path,
+            method: method,
+            headers: headers,
+            body: body.map { ByteBuffer(bytes: Array($0)) }
+        ) { response in
+            let text = String(buffer: response.body)
+            let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+            return Exchange(status: response.status, body: text, json: json)
+        }
+    }
+}
