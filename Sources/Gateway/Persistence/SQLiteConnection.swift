@@ -12,6 +12,8 @@ final class SQLiteConnection {
     }
 
     private let handle: OpaquePointer
+    /// Prepared statements by SQL text: the gateway runs the same few statements over and over.
+    private var statements: [String: OpaquePointer] = [:]
 
     init(path: String) throws {
         var handle: OpaquePointer?
@@ -27,6 +29,7 @@ final class SQLiteConnection {
     }
 
     deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }
 
@@ -38,10 +41,12 @@ final class SQLiteConnection {
     /// Runs a statement with bound values, returning each row's columns.
     @discardableResult
     func query(_ sql: String, _ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
-        var statement: OpaquePointer?
-        var status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-        guard status == SQLITE_OK, let statement else { throw failure(status) }
-        defer { sqlite3_finalize(statement) }
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        var status = SQLITE_OK
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             switch value {
@@ -62,6 +67,15 @@ final class SQLiteConnection {
             guard status == SQLITE_ROW else { throw failure(status) }
             rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
         }
+    }
+
+    private func prepared(_ sql: String) throws -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw failure(status) }
+        statements[sql] = statement
+        return statement
     }
 
     /// Runs `body` inside BEGIN IMMEDIATE ... COMMIT, rolling back if it throws.

@@ -5,22 +5,28 @@ import Synchronization
 /// The embedded store: one SQLite file in WAL mode.
 ///
 /// Durability: `synchronous=FULL` makes every commit wait for the write-ahead log to reach the
-/// disk, so a 201 the client has seen survives a crash of the process or of the machine. WAL
-/// keeps readers from blocking the writer. All access goes through one connection on a serial
-/// queue, which also keeps SQLite's blocking calls off Swift's cooperative threads.
+/// disk, so a 201 the client has seen survives a crash of the process or of the machine. Writes
+/// go through one connection as group commits (every record waiting when a commit starts shares
+/// its fsync); reads use a second connection, which WAL lets run beside the writer. Each
+/// connection has its own serial queue, which keeps SQLite's blocking calls off Swift's
+/// cooperative threads.
 final class SQLiteTransactionStore: TransactionStore {
-    // Used only on `queue`, never concurrently.
-    nonisolated(unsafe) private let connection: SQLiteConnection
-    private let queue = DispatchQueue(label: "gateway.sqlite")
+    // Used only on `readQueue`, never concurrently.
+    nonisolated(unsafe) private let reader: SQLiteConnection
+    private let readQueue = DispatchQueue(label: "gateway.sqlite.read")
+    private let writer: SQLiteGroupCommit
 
     init(path: String) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        connection = try SQLiteConnection(path: path)
-        try connection.execute("PRAGMA journal_mode = WAL")
-        try connection.execute("PRAGMA synchronous = FULL")
-        try connection.execute("PRAGMA busy_timeout = 5000")
-        try SQLiteMigrations.migrate(connection)
+        let writeConnection = try SQLiteConnection(path: path)
+        try writeConnection.execute("PRAGMA journal_mode = WAL")
+        try writeConnection.execute("PRAGMA synchronous = FULL")
+        try writeConnection.execute("PRAGMA busy_timeout = 5000")
+        try SQLiteMigrations.migrate(writeConnection)
+        reader = try SQLiteConnection(path: path)
+        try reader.execute("PRAGMA busy_timeout = 5000")
+        writer = SQLiteGroupCommit(connection: writeConnection)
     }
 
     func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction? {
@@ -59,91 +65,12 @@ final class SQLiteTransactionStore: TransactionStore {
         }
     }
 
+    /// Queued for the next group commit; returns once the batch holding it is on disk.
     func record(_ record: TransactionRecord) async throws -> RecordOutcome {
-        try await run { connection in
-            try connection.transaction { () throws -> RecordOutcome in
-                if let existing = try Self.storedTransaction(
-                    connection,
-                    record.merchantId,
-                    record.orderId,
-                    record.transactionId
-                ) {
-                    return .duplicateTransaction(existing)
-                }
-                if record.isInitial {
-                    let succeeded = try connection.query(
-                        "SELECT initial_succeeded FROM orders WHERE merchant_id = ? AND order_id = ?",
-                        [.text(record.merchantId), .text(record.orderId)]
-                    )
-                    if succeeded.first?.first?.integer == 1 { return .orderAlreadySucceeded }
-                }
-                if let applePayTransactionId = record.applePayTransactionId {
-                    do {
-                        try connection.query(
-                            """
-                            INSERT INTO apple_pay_transactions
-                                (apple_pay_transaction_id, merchant_id, order_id, transaction_id, accepted_at_ms)
-                            VALUES (?, ?, ?, ?, ?)
-                            """,
-                            [
-                                .text(applePayTransactionId), .text(record.merchantId), .text(record.orderId),
-                                .text(record.transactionId), .integer(record.time.milliseconds),
-                            ]
-                        )
-                    } catch let failure as SQLiteConnection.Failure where failure.isConstraintViolation {
-                        return .applePayReplay
-                    }
-                }
-                try Self.upsertOrder(connection, record)
-                try connection.query(
-                    """
-                    INSERT INTO transactions (merchant_id, order_id, transaction_id, operation, request_hash,
-                        response_body, result, gateway_code, amount_minor, currency, eci_indicator,
-                        apple_pay_transaction_id, created_at_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .text(record.merchantId), .text(record.orderId), .text(record.transactionId),
-                        .text(record.operation), .blob(record.requestHash), .blob(record.responseBody),
-                        .text(record.result), .text(record.gatewayCode), .integer(record.amountMinorUnits),
-                        .text(record.currency), SQLiteValue(record.eciIndicator),
-                        SQLiteValue(record.applePayTransactionId), .integer(record.time.milliseconds),
-                    ]
-                )
-                return .recorded
-            }
-        }
+        try await writer.submit(record)
     }
 
-    private static func upsertOrder(_ connection: SQLiteConnection, _ record: TransactionRecord) throws {
-        let order = record.order
-        try connection.query(
-            """
-            INSERT INTO orders (merchant_id, order_id, currency, amount_minor, status, total_authorized_minor,
-                total_captured_minor, total_refunded_minor, wallet_provider, reference, initial_succeeded,
-                created_at_ms, updated_at_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (merchant_id, order_id) DO UPDATE SET
-                currency = excluded.currency, amount_minor = excluded.amount_minor, status = excluded.status,
-                total_authorized_minor = excluded.total_authorized_minor,
-                total_captured_minor = excluded.total_captured_minor,
-                total_refunded_minor = excluded.total_refunded_minor,
-                wallet_provider = excluded.wallet_provider, reference = excluded.reference,
-                initial_succeeded = max(initial_succeeded, excluded.initial_succeeded),
-                updated_at_ms = excluded.updated_at_ms
-            """,
-            [
-                .text(record.merchantId), .text(record.orderId), .text(order.currency),
-                .integer(order.amountMinorUnits), .text(order.status), .integer(order.totalAuthorizedMinorUnits),
-                .integer(order.totalCapturedMinorUnits), .integer(order.totalRefundedMinorUnits),
-                SQLiteValue(order.walletProvider), SQLiteValue(order.reference),
-                .integer(record.isInitial && record.succeeded ? 1 : 0), .integer(order.creationTime.milliseconds),
-                .integer(record.time.milliseconds),
-            ]
-        )
-    }
-
-    private static func storedTransaction(
+    static func storedTransaction(
         _ connection: SQLiteConnection,
         _ merchantId: String,
         _ orderId: String,
@@ -159,15 +86,15 @@ final class SQLiteTransactionStore: TransactionStore {
         return rows.first.map { StoredTransaction(requestHash: $0[0].blob ?? [], responseBody: $0[1].blob ?? []) }
     }
 
-    /// Runs database work on the store's queue and resumes the caller with its result.
+    /// Runs a read on the reader's queue and resumes the caller with its result.
     private func run<Value: Sendable>(
         _ work: @escaping @Sendable (SQLiteConnection) throws -> Value
     ) async throws
         -> Value
     {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try work(self.connection) })
+            readQueue.async {
+                continuation.resume(with: Result { try work(self.reader) })
             }
         }
     }

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import Gateway
+
+@Suite("SQLite store")
+struct SQLiteStoreTests {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)/g.sqlite").path
+
+    static func record(order: String, transaction: String = "1", applePay: String? = nil) -> TransactionRecord {
+        TransactionRecord(
+            merchantId: "M",
+            orderId: order,
+            transactionId: transaction,
+            operation: "PAY",
+            requestHash: Array("hash-\(order)-\(transaction)".utf8),
+            responseBody: Array("body-\(order)".utf8),
+            result: "SUCCESS",
+            gatewayCode: "APPROVED",
+            amountMinorUnits: 100,
+            currency: "USD",
+            succeeded: true,
+            eciIndicator: nil,
+            applePayTransactionId: applePay,
+            time: Date(milliseconds: 1_700_000_000_000),
+            isInitial: true,
+            order: OrderState(
+                amountMinorUnits: 100,
+                currency: "USD",
+                status: "CAPTURED",
+                totalAuthorizedMinorUnits: 100,
+                totalCapturedMinorUnits: 100,
+                totalRefundedMinorUnits: 0,
+                walletProvider: nil,
+                reference: nil,
+                creationTime: Date(milliseconds: 1_700_000_000_000)
+            )
+        )
+    }
+
+    @Test("concurrent records share group commits; races inside a batch are decided one by one")
+    func groupCommitRaces() async throws {
+        let store = try SQLiteTransactionStore(path: path)
+        let outcomes = try await withThrowingTaskGroup(of: (Int, RecordOutcome).self) { group in
+            for index in 0..<60 {
+                group.addTask {
+                    // 0-19: distinct orders; 20-39: one Apple Pay token used by 20 orders; 40-59: one order, one id.
+                    let record: TransactionRecord =
+                        switch index {
+                        case 0..<20: Self.record(order: "distinct-\(index)")
+                        case 20..<40: Self.record(order: "token-\(index)", applePay: "apple-1")
+                        default: Self.record(order: "same")
+                        }
+                    return (index, try await store.record(record))
+                }
+            }
+            return try await group.reduce(into: [Int: RecordOutcome]()) { $0[$1.0] = $1.1 }
+        }
+        #expect((0..<20).allSatisfy { outcomes[$0] == .recorded })
+        #expect((20..<40).filter { outcomes[$0] == .recorded }.count == 1)
+        #expect((20..<40).filter { outcomes[$0] == .applePayReplay }.count == 19)
+        #expect((40..<60).filter { outcomes[$0] == .recorded }.count == 1)
+        #expect((40..<60).filter { if case .duplicateTransaction = outcomes[$0] { true } else { false } }.count == 19)
+
+        // The losers left nothing behind; the winners are all readable, also after reopening.
+        let reopened = try SQLiteTransactionStore(path: path)
+        for index in 0..<20 {
+            let stored = try await reopened.transaction(merchantId: "M", orderId: "distinct-\(index)", transactionId: "1")
+            #expect(stored?.responseBody == Array("body-distinct-\(index)".utf8))
+        }
+        let tokenOrders = try await (20..<40).asyncCount { try await reopened.order(merchantId: "M", orderId: "token-\($0)") != nil }
+        #expect(tokenOrders == 1)
+        #expect(try await reopened.isApplePayTransactionUsed("apple-1"))
+        #expect(try await !reopened.isApplePayTransactionUsed("apple-2"))
+    }
+
+    @Test("a second initial transaction after a success is refused by the store itself")
+    func initialAfterSuccess() async throws {
+        let store = try SQLiteTransactionStore(path: path)
+        #expect(try await store.record(Self.record(order: "o", transaction: "1")) == .recorded)
+        #expect(try await store.record(Self.record(order: "o", transaction: "2")) == .orderAlreadySucceeded)
+        #expect(try await store.transaction(merchantId: "M", orderId: "o", transactionId: "2") == nil)
+    }
+
+    @Test("a database from a newer gateway is refused rather than misread")
+    func newerSchema() throws {
+        _ = try SQLiteTransactionStore(path: path)
+        try SQLiteConnection(path: path).execute("PRAGMA user_version = 99")
+        #expect(throws: SQLiteConnection.Failure.self) { try SQLiteTransactionStore(path: path) }
+    }
+}
+
+extension Range where Bound == Int {
+    func asyncCount(_ predicate: (Int) async throws -> Bool) async rethrows -> Int {
+        var count = 0
+        for value in self where try await predicate(value) { count += 1 }
+        return count
+    }
+}
