@@ -1,3 +1,4 @@
+import ApplePayToken
 import Crypto
 import Foundation
 import SwiftASN1
@@ -33,10 +34,10 @@ struct CMSSignedDataBuilder {
         var signedData = DER.Serializer()
         try signedData.serialize(1)
         try signedData.appendConstructedNode(identifier: .set) { set in
-            try Self.serializeAlgorithm(SandboxOID.sha256, nullParameters: true, into: &set)
+            try Self.serializeAlgorithm(OID.sha256, nullParameters: true, into: &set)
         }
         try signedData.appendConstructedNode(identifier: .sequence) { encapsulated in
-            try encapsulated.serialize(SandboxOID.data)
+            try encapsulated.serialize(OID.data)
         }
         let certificates = try ([signerCertificate] + otherCertificates).map { try $0.derBytes }
         // Not a DER SET OF (that would sort them): real tokens list the leaf first.
@@ -47,7 +48,7 @@ struct CMSSignedDataBuilder {
         }
 
         var oid = DER.Serializer()
-        try oid.serialize(SandboxOID.signedData)
+        try oid.serialize(OID.signedData)
         let endOfContents: [UInt8] = [0, 0]
         // ContentInfo { contentType, [0] EXPLICIT SignedData }, each with indefinite length (0x80).
         return [0x30, 0x80] + oid.serializedBytes + [0xA0, 0x80, 0x30, 0x80] + signedData.serializedBytes
@@ -66,9 +67,9 @@ struct CMSSignedDataBuilder {
             return serializer.serializedBytes
         }
         let attributes = [
-            try attribute(SandboxOID.contentType) { try $0.serialize(SandboxOID.data) },
-            try attribute(SandboxOID.signingTime) { try Self.serializeTime(signingTime, into: &$0) },
-            try attribute(SandboxOID.messageDigest) { try $0.serialize(ASN1OctetString(contentBytes: messageDigest[...])) },
+            try attribute(OID.contentType) { try $0.serialize(OID.data) },
+            try attribute(OID.signingTime) { try Self.serializeTime(signingTime, into: &$0) },
+            try attribute(OID.messageDigest) { try $0.serialize(ASN1OctetString(contentBytes: messageDigest[...])) },
         ]
         return attributes.sorted { $0.lexicographicallyPrecedes($1) }
     }
@@ -79,11 +80,11 @@ struct CMSSignedDataBuilder {
         try serializer.appendConstructedNode(identifier: .sequence) { info in
             try info.serialize(1)
             info.serializeRawBytes(Self.tagged(0x30, [identifier.issuer, identifier.serialNumber].joined()))
-            try Self.serializeAlgorithm(SandboxOID.sha256, nullParameters: true, into: &info)
+            try Self.serializeAlgorithm(OID.sha256, nullParameters: true, into: &info)
             info.serializeRawBytes(Self.tagged(0xA0, attributes.joined()))
             switch signerKey {
-            case .ec: try Self.serializeAlgorithm(SandboxOID.ecdsaWithSHA256, nullParameters: false, into: &info)
-            case .rsa: try Self.serializeAlgorithm(SandboxOID.sha256WithRSAEncryption, nullParameters: true, into: &info)
+            case .ec: try Self.serializeAlgorithm(OID.ecdsaWithSHA256, nullParameters: false, into: &info)
+            case .rsa: try Self.serializeAlgorithm(OID.sha256WithRSAEncryption, nullParameters: true, into: &info)
             }
             try info.serialize(ASN1OctetString(contentBytes: signature[...]))
         }
@@ -139,20 +140,6 @@ struct CMSSignedDataBuilder {
 
     /// A definite-length element with the given single-octet tag around already-encoded contents.
     static func tagged(_ tag: UInt8, _ contents: some Collection<UInt8>) -> [UInt8] {
-        var out: [UInt8] = [tag]
-        let length = contents.count
-        if length < 0x80 {
-            out.append(UInt8(length))
-        } else {
-            var lengthBytes: [UInt8] = []
-            var remaining = length
-            while remaining > 0 {
-                lengthBytes.insert(UInt8(remaining & 0xFF), at: 0)
-                remaining >>= 8
-            }
-            out.append(0x80 | UInt8(lengthBytes.count))
-            out += lengthBytes
-        }
-        return out + contents
+        DERElement.encode(tag: tag, [ArraySlice(contents)])
     }
 }

@@ -1,3 +1,4 @@
+import ApplePayToken
 import Foundation
 import SwiftASN1
 import X509
@@ -46,23 +47,10 @@ extension Certificate {
         }
     }
 
-    /// SHA-256 of the merchant identifier, from extension 1.2.840.113635.100.6.32: a DER UTF8String of
-    /// 64 hex characters in Apple's certificates; an OCTET STRING or bare hex are accepted too.
+    /// SHA-256 of the merchant identifier, from extension 1.2.840.113635.100.6.32, read as the
+    /// token library reads it.
     var merchantIdentifierHash: [UInt8] {
-        get throws {
-            guard let value = extensions[oid: SandboxOID.merchantIdentifier]?.value else {
-                throw SandboxError(
-                    "the certificate has no merchant identifier extension 1.2.840.113635.100.6.32 "
-                        + "(is it the Payment Processing certificate?)"
-                )
-            }
-            if let node = try? DER.parse(value), case .primitive(let content) = node.content {
-                if let hash = Bytes.fromHex(String(decoding: content, as: UTF8.self)), hash.count == 32 { return hash }
-                if node.identifier == .octetString, content.count == 32 { return Array(content) }
-            }
-            if let hash = Bytes.fromHex(String(decoding: value, as: UTF8.self)), hash.count == 32 { return hash }
-            throw SandboxError("the merchant identifier extension does not hold a SHA-256")
-        }
+        get throws { try MerchantIdentity.merchantIdentifierHash(in: self) }
     }
 }
 
@@ -77,8 +65,8 @@ extension Certificate.Extension {
     /// The merchant identifier extension: DER UTF8String of uppercase hex SHA-256(merchantIdentifier).
     static func merchantIdentifier(hash: [UInt8]) throws -> Certificate.Extension {
         var serializer = DER.Serializer()
-        try serializer.serialize(ASN1UTF8String(Bytes.hex(hash, uppercase: true)))
-        return Certificate.Extension(oid: SandboxOID.merchantIdentifier, critical: false, value: serializer.serializedBytes[...])
+        try serializer.serialize(ASN1UTF8String(Hex.encode(hash, uppercase: true)))
+        return Certificate.Extension(oid: OID.merchantIdentifier, critical: false, value: serializer.serializedBytes[...])
     }
 }
 

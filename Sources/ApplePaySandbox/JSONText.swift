@@ -1,3 +1,5 @@
+import ApplePayToken
+
 /// A tiny JSON writer that keeps keys in the order given and leaves `/` unescaped, so minted tokens
 /// read like a device's (Foundation's encoders reorder keys or escape slashes in base64).
 indirect enum JSONText {
@@ -23,7 +25,7 @@ indirect enum JSONText {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case _ where scalar.value < 0x20:
-                out += "\\u00" + Bytes.hex([UInt8(scalar.value)])
+                out += "\\u00" + Hex.encode([UInt8(scalar.value)])
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -93,7 +93,7 @@ public struct SandboxAuthority: Sendable {
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
                 KeyIdentifiers.subject(intermediatePublicKey)
                 KeyIdentifiers.authority(rootPublicKey)
-                try Certificate.Extension.marker(SandboxOID.intermediateMarker)
+                try Certificate.Extension.marker(OID.intermediateMarker)
             },
             issuerPrivateKey: Certificate.PrivateKey(rootKey)
         )
@@ -113,7 +113,7 @@ public struct SandboxAuthority: Sendable {
                     Critical(KeyUsage(digitalSignature: true))
                     KeyIdentifiers.subject(publicKey)
                     KeyIdentifiers.authority(intermediatePublicKey)
-                    try Certificate.Extension.marker(SandboxOID.leafMarker)
+                    try Certificate.Extension.marker(OID.leafMarker)
                 },
                 issuerPrivateKey: Certificate.PrivateKey(intermediateKey)
             )

@@ -1,3 +1,4 @@
+import ApplePayToken
 import Foundation
 
 #if canImport(Glibc)
@@ -25,7 +26,7 @@ enum SecureFile {
 
     /// Writes `bytes` to a new temporary file created with `mode`, then renames it over `url`.
     static func store(_ bytes: [UInt8], at url: URL, mode: mode_t) throws {
-        let temporary = url.deletingLastPathComponent().appending(path: ".\(url.lastPathComponent).\(Bytes.hex(Bytes.random(count: 8)))")
+        let temporary = url.deletingLastPathComponent().appending(path: ".\(url.lastPathComponent).\(Hex.encode(Bytes.random(count: 8)))")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard descriptor >= 0 else { throw SandboxError("cannot create \(temporary.path)") }
         var written = 0

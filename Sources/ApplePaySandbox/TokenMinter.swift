@@ -59,11 +59,11 @@ public struct TokenMinter: Sendable {
             .detachedSignature(for: signedContent, signingTime: request.signingTime)
 
         var header: [(String, JSONText)] = []
-        if let applicationDataHash { header.append(("applicationData", .string(Bytes.hex(applicationDataHash)))) }
+        if let applicationDataHash { header.append(("applicationData", .string(Hex.encode(applicationDataHash)))) }
         header += [
             (keyExchangeName, .string(Data(keyExchange).base64EncodedString())),
             ("publicKeyHash", .string(Data(recipient.publicKeyHash).base64EncodedString())),
-            ("transactionId", .string(Bytes.hex(transactionId))),
+            ("transactionId", .string(Hex.encode(transactionId))),
         ]
         let token: JSONText = .object([
             ("version", .string(request.version == .ecV1 ? "EC_v1" : "RSA_v1")),

@@ -1,6 +1,6 @@
-enum Hex {
+package enum Hex {
     /// Decodes hex of either case; nil for odd lengths or other characters.
-    static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count % 2 == 0 else { return nil }
         var bytes = [UInt8]()
@@ -14,7 +14,7 @@ enum Hex {
         return bytes
     }
 
-    static func encode<Bytes: Sequence>(_ bytes: Bytes, uppercase: Bool = false) -> String where Bytes.Element == UInt8 {
+    package static func encode<Bytes: Sequence>(_ bytes: Bytes, uppercase: Bool = false) -> String where Bytes.Element == UInt8 {
         let digits = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
         var out = [UInt8]()
         for byte in bytes {

@@ -64,7 +64,7 @@ public struct MerchantIdentity: Sendable {
     }
 
     /// The merchant identifier extension holds the SHA-256 as 64 hex characters in a DER string.
-    private static func merchantIdentifierHash(in certificate: Certificate) throws(ApplePayTokenError) -> [UInt8] {
+    package static func merchantIdentifierHash(in certificate: Certificate) throws(ApplePayTokenError) -> [UInt8] {
         guard let value = certificate.extensions[oid: OID.merchantIdentifier]?.value else {
             throw ApplePayTokenError(
                 .invalidKeyMaterial,

@@ -1,40 +1,40 @@
 import SwiftASN1
 
 /// Object identifiers the token format relies on.
-enum OID {
+package enum OID {
     /// Apple Pay payment token signing leaf marker.
-    static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 29]
+    package static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 29]
     /// Apple Application Integration CA marker.
-    static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 2, 14]
+    package static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 2, 14]
     /// Merchant identifier (SHA-256, hex) in the merchant's payment processing certificate.
-    static let merchantIdentifier: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 32]
+    package static let merchantIdentifier: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 32]
 
-    static let signedData: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 7, 2]
-    static let data: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 7, 1]
-    static let contentType: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 3]
-    static let messageDigest: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 4]
-    static let signingTime: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 5]
+    package static let signedData: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 7, 2]
+    package static let data: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 7, 1]
+    package static let contentType: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 3]
+    package static let messageDigest: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 4]
+    package static let signingTime: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 5]
 
     // The same identifiers as content octets, for comparing CMS fields without decoding them.
-    static let signedDataContents = contents(of: signedData)
-    static let dataContents = contents(of: data)
-    static let contentTypeContents = contents(of: contentType)
-    static let messageDigestContents = contents(of: messageDigest)
-    static let signingTimeContents = contents(of: signingTime)
-    static let sha256Contents = contents(of: sha256)
-    static let ecdsaWithSHA256Contents = contents(of: ecdsaWithSHA256)
-    static let rsaEncryptionContents = contents(of: rsaEncryption)
-    static let sha256WithRSAEncryptionContents = contents(of: sha256WithRSAEncryption)
+    package static let signedDataContents = contents(of: signedData)
+    package static let dataContents = contents(of: data)
+    package static let contentTypeContents = contents(of: contentType)
+    package static let messageDigestContents = contents(of: messageDigest)
+    package static let signingTimeContents = contents(of: signingTime)
+    package static let sha256Contents = contents(of: sha256)
+    package static let ecdsaWithSHA256Contents = contents(of: ecdsaWithSHA256)
+    package static let rsaEncryptionContents = contents(of: rsaEncryption)
+    package static let sha256WithRSAEncryptionContents = contents(of: sha256WithRSAEncryption)
 
     /// The DER content octets of an OID (its encoding without tag and length).
-    static func contents(of oid: ASN1ObjectIdentifier) -> [UInt8] {
+    package static func contents(of oid: ASN1ObjectIdentifier) -> [UInt8] {
         var serializer = DER.Serializer()
         try! serializer.serialize(oid)  // an OID literal always serializes
         return Array(serializer.serializedBytes.dropFirst(2))
     }
 
-    static let sha256: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 1]
-    static let ecdsaWithSHA256: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 3, 2]
-    static let rsaEncryption: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 1]
-    static let sha256WithRSAEncryption: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 11]
+    package static let sha256: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 1]
+    package static let ecdsaWithSHA256: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 3, 2]
+    package static let rsaEncryption: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 1]
+    package static let sha256WithRSAEncryption: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 11]
 }

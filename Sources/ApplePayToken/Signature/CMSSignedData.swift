@@ -105,7 +105,7 @@ struct CMSSignerInfo {
             throw CMSFormatError("the signer has no signed attributes")
         }
         let attributes = try fields[3].children()
-        signedAttributesDER = DERSet.encode(attributes.map(\.encoded))
+        signedAttributesDER = DERElement.encode(tag: 0x31, attributes.map(\.encoded))
         signatureAlgorithm = try fields[4].algorithmIdentifier("signatureAlgorithm")
         signature = try fields[5].octetString("signature")
 
@@ -162,11 +162,12 @@ extension BERElement {
     }
 }
 
-/// DER SET encoding of already-encoded elements, kept in the order given (the order that was signed).
-enum DERSet {
-    static func encode(_ elements: [ArraySlice<UInt8>]) -> [UInt8] {
+/// DER encoding of already-encoded elements under one tag, kept in the order given (for signed
+/// attributes: the order that was signed).
+package enum DERElement {
+    package static func encode(tag: UInt8, _ elements: [ArraySlice<UInt8>]) -> [UInt8] {
         let length = elements.reduce(0) { $0 + $1.count }
-        var out: [UInt8] = [0x31]
+        var out: [UInt8] = [tag]
         if length < 0x80 {
             out.append(UInt8(length))
         } else {
