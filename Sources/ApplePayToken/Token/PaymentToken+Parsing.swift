@@ -3,10 +3,10 @@ import Foundation
 extension PaymentToken {
     /// Parses a token posted as JSON text, or as base64 of that JSON.
     public init(parsing text: String) throws(ApplePayTokenError) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasPrefix("{") {
-            try self.init(jsonBytes: Array(trimmed.utf8))
-        } else if let decoded = Base64.decode(trimmed), decoded.first == UInt8(ascii: "{") {
+        let first = text.utf8.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+        if first == UInt8(ascii: "{") {
+            try self.init(jsonBytes: text.utf8)
+        } else if let decoded = Base64.decode(text), decoded.first == UInt8(ascii: "{") {
             try self.init(jsonBytes: decoded)
         } else {
             throw ApplePayTokenError(.malformedToken, "the token is neither JSON nor base64-encoded JSON", field: "paymentToken")
@@ -15,15 +15,10 @@ extension PaymentToken {
 
     /// Parses the UTF-8 JSON bytes of a token.
     public init<Bytes: Collection<UInt8>>(jsonBytes: Bytes) throws(ApplePayTokenError) {
-        let raw: RawToken
-        do {
-            raw = try JSONDecoder().decode(RawToken.self, from: Data(jsonBytes))
-        } catch let error as DecodingError {
-            throw ApplePayTokenError(.malformedToken, error.tokenReason, field: error.fieldPath)
-        } catch {
+        guard let value = try? JSONParser.parse(jsonBytes) else {
             throw ApplePayTokenError(.malformedToken, "the token is not valid JSON", field: "paymentToken")
         }
-        try self.init(validating: raw)
+        try self.init(validating: try RawToken(value))
     }
 
     private init(validating raw: RawToken) throws(ApplePayTokenError) {
@@ -92,8 +87,8 @@ extension PaymentToken {
 
 /// The token as JSON, every field optional so that a missing one is reported by name.
 /// Unknown keys are ignored: Apple may add header fields, and they are not signed content.
-private struct RawToken: Decodable {
-    struct Header: Decodable {
+private struct RawToken {
+    struct Header {
         var ephemeralPublicKey: String?
         var wrappedKey: String?
         var publicKeyHash: String?
@@ -104,6 +99,43 @@ private struct RawToken: Decodable {
     var data: String?
     var signature: String?
     var header: Header?
+
+    init(_ value: JSONValue) throws(ApplePayTokenError) {
+        guard case .object(let token) = value else {
+            throw ApplePayTokenError(.malformedToken, "the token is not a JSON object", field: "paymentToken")
+        }
+        version = try Self.string(token, "version", path: "version")
+        data = try Self.string(token, "data", path: "data")
+        signature = try Self.string(token, "signature", path: "signature")
+        switch token["header"] {
+        case nil, .null:
+            header = nil
+        case .object(let fields):
+            header = Header(
+                ephemeralPublicKey: try Self.string(fields, "ephemeralPublicKey", path: "header.ephemeralPublicKey"),
+                wrappedKey: try Self.string(fields, "wrappedKey", path: "header.wrappedKey"),
+                publicKeyHash: try Self.string(fields, "publicKeyHash", path: "header.publicKeyHash"),
+                transactionId: try Self.string(fields, "transactionId", path: "header.transactionId"),
+                applicationData: try Self.string(fields, "applicationData", path: "header.applicationData")
+            )
+        default:
+            throw ApplePayTokenError(.malformedToken, "header must be an object", field: "header")
+        }
+    }
+
+    private static func string(
+        _ object: [String: JSONValue],
+        _ key: String,
+        path: String
+    ) throws(ApplePayTokenError)
+        -> String?
+    {
+        switch object[key] {
+        case nil, .null: return nil
+        case .string(let text): return text
+        default: throw ApplePayTokenError(.malformedToken, "\(path) must be a string", field: path)
+        }
+    }
 }
 
 private func missing(_ field: String) -> ApplePayTokenError {
@@ -120,31 +152,4 @@ private func base64(_ text: String?, _ field: String) throws(ApplePayTokenError)
         throw ApplePayTokenError(.malformedToken, "\(field) is not base64", field: field)
     }
     return bytes
-}
-
-extension DecodingError {
-    /// The dotted path of the offending key, e.g. `header.transactionId`.
-    var fieldPath: String? {
-        let path: [CodingKey]
-        switch self {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            path = context.codingPath
-        case .keyNotFound(let key, let context):
-            path = context.codingPath + [key]
-        @unknown default:
-            return nil
-        }
-        guard !path.isEmpty else { return nil }
-        return path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-    }
-
-    var tokenReason: String {
-        switch self {
-        case .typeMismatch(let type, _): "\(fieldPath ?? "a field") must be a \(type == String.self ? "string" : "\(type)")"
-        case .valueNotFound: "\(fieldPath ?? "a field") must not be null"
-        case .keyNotFound: "\(fieldPath ?? "a field") is missing"
-        case .dataCorrupted: "the token is not valid JSON"
-        @unknown default: "the token is not valid JSON"
-        }
-    }
 }
