@@ -47,3 +47,25 @@ struct JSONParserTests {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(text.utf8)) }
     }
 }
+
+@Suite("JSON writer")
+struct JSONWriterTests {
+    @Test("serialized text parses back to the same value, escapes included")
+    func roundTrip() throws {
+        let value = JSONValue.object([
+            "s": .string("quote \" backslash \\ newline \n tab \t bell \u{07} é 😀"), "i": .integer(-5),
+            "d": .double(30.1), "b": .bool(false), "n": .null, "a": .array([.string(""), .object([:])]),
+        ])
+        let text = value.serialized()
+        #expect(try JSONValue(parsing: text) == value)
+        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(text)) == value)
+        #expect(String(decoding: JSONValue.string("a\"b").serialized(), as: UTF8.self) == #""a\"b""#)
+        #expect(String(decoding: JSONValue.string("\u{01}").serialized(), as: UTF8.self) == #""\u0001""#)
+    }
+
+    @Test("object keys come out sorted, so equal values give equal bytes")
+    func sortedKeys() {
+        let text = String(decoding: JSONValue.object(["b": .integer(1), "a": .integer(2)]).serialized(), as: UTF8.self)
+        #expect(text == #"{"a":2,"b":1}"#)
+    }
+}
