@@ -19,10 +19,10 @@ struct GatewayRoutes: Sendable {
             try await putTransaction(request, context)
         }
         router.get("\(base)/merchant/:merchantId/order/:orderId/transaction/:transactionId") { request, context in
-            try retrievalNotYetSupported(request, context)
+            try await getTransaction(request, context)
         }
         router.get("\(base)/merchant/:merchantId/order/:orderId") { request, context in
-            try retrievalNotYetSupported(request, context)
+            try await getOrder(request, context)
         }
     }
 
@@ -62,10 +62,34 @@ struct GatewayRoutes: Sendable {
         return Self.json(.created, bytes: responseBody)
     }
 
-    private func retrievalNotYetSupported(_ request: Request, _ context: GatewayRequestContext) throws -> Response {
+    /// The transaction's response as it was returned when it was processed.
+    private func getTransaction(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         _ = try Self.version(context)
-        _ = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
-        throw GatewayError.request("Retrieving orders and transactions is not supported yet")
+        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        let orderId = try Self.identifier(context, "orderId", field: "order.id")
+        let transactionId = try Self.identifier(context, "transactionId", field: "transaction.id")
+        guard
+            let stored = try await processor.store.transaction(
+                merchantId: merchant.id,
+                orderId: orderId,
+                transactionId: transactionId
+            )
+        else { throw GatewayError.notFound("No transaction '\(transactionId)' on order '\(orderId)'") }
+        return Self.json(.ok, bytes: stored.responseBody)
+    }
+
+    private func getOrder(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        _ = try Self.version(context)
+        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        let orderId = try Self.identifier(context, "orderId", field: "order.id")
+        guard let order = try await processor.store.order(merchantId: merchant.id, orderId: orderId) else {
+            throw GatewayError.notFound("No order '\(orderId)'")
+        }
+        let transactions = try await processor.store.transactionResponses(merchantId: merchant.id, orderId: orderId)
+        return Self.json(
+            .ok,
+            OrderRetrieval.json(merchantId: merchant.id, orderId: orderId, order: order, transactions: transactions)
+        )
     }
 
     private static func version(_ context: GatewayRequestContext) throws(GatewayError) -> String {

@@ -39,7 +39,8 @@ final class SQLiteTransactionStore: TransactionStore {
         try await run { connection in
             let rows = try connection.query(
                 """
-                SELECT currency, amount_minor, status, created_at_ms, initial_succeeded
+                SELECT currency, amount_minor, status, created_at_ms, initial_succeeded, total_authorized_minor,
+                    total_captured_minor, total_refunded_minor, wallet_provider, reference, updated_at_ms
                 FROM orders WHERE merchant_id = ? AND order_id = ?
                 """,
                 [.text(merchantId), .text(orderId)]
@@ -49,10 +50,28 @@ final class SQLiteTransactionStore: TransactionStore {
                     currency: row[0].text ?? "",
                     amountMinorUnits: row[1].integer ?? 0,
                     status: row[2].text ?? "",
+                    totalAuthorizedMinorUnits: row[5].integer ?? 0,
+                    totalCapturedMinorUnits: row[6].integer ?? 0,
+                    totalRefundedMinorUnits: row[7].integer ?? 0,
+                    walletProvider: row[8].text,
+                    reference: row[9].text,
                     creationTime: Date(milliseconds: row[3].integer ?? 0),
+                    lastUpdatedTime: Date(milliseconds: row[10].integer ?? 0),
                     hasSuccessfulInitialTransaction: row[4].integer == 1
                 )
             }
+        }
+    }
+
+    func transactionResponses(merchantId: String, orderId: String) async throws -> [[UInt8]] {
+        try await run { connection in
+            try connection.query(
+                """
+                SELECT response_body FROM transactions WHERE merchant_id = ? AND order_id = ?
+                ORDER BY created_at_ms, rowid
+                """,
+                [.text(merchantId), .text(orderId)]
+            ).map { $0[0].blob ?? [] }
         }
     }
 

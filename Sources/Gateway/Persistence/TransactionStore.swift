@@ -9,6 +9,9 @@ protocol TransactionStore: Sendable {
     /// The order, if any transaction has been recorded on it.
     func order(merchantId: String, orderId: String) async throws -> StoredOrder?
 
+    /// Every transaction response recorded on the order, oldest first.
+    func transactionResponses(merchantId: String, orderId: String) async throws -> [[UInt8]]
+
     /// Whether an Apple Pay token with this transactionId has been accepted before.
     func isApplePayTransactionUsed(_ applePayTransactionId: String) async throws -> Bool
 
@@ -25,7 +28,13 @@ struct StoredOrder: Sendable, Hashable {
     var currency: String
     var amountMinorUnits: Int64
     var status: String
+    var totalAuthorizedMinorUnits: Int64
+    var totalCapturedMinorUnits: Int64
+    var totalRefundedMinorUnits: Int64
+    var walletProvider: String?
+    var reference: String?
     var creationTime: Date
+    var lastUpdatedTime: Date
     /// An AUTHORIZE or PAY on this order has succeeded: no other initial transaction may follow.
     var hasSuccessfulInitialTransaction: Bool
 }
