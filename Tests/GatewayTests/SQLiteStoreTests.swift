@@ -24,6 +24,10 @@ struct SQLiteStoreTests {
             applePayTransactionId: applePay,
             time: Date(milliseconds: 1_700_000_000_000),
             isInitial: true,
+            transactionType: "PAYMENT",
+            targetTransactionId: nil,
+            voidsTarget: false,
+            expectedOrderVersion: nil,
             order: OrderState(
                 amountMinorUnits: 100,
                 currency: "USD",
@@ -78,7 +82,13 @@ struct SQLiteStoreTests {
     func initialAfterSuccess() async throws {
         let store = try SQLiteTransactionStore(path: path)
         #expect(try await store.record(Self.record(order: "o", transaction: "1")) == .recorded)
-        #expect(try await store.record(Self.record(order: "o", transaction: "2")) == .orderAlreadySucceeded)
+        var second = Self.record(order: "o", transaction: "2")
+        second.expectedOrderVersion = 1
+        #expect(try await store.record(second) == .orderAlreadySucceeded)
+        var stale = Self.record(order: "o", transaction: "3")
+        stale.isInitial = false
+        stale.expectedOrderVersion = 0  // decided on an order version that is gone
+        #expect(try await store.record(stale) == .orderChanged)
         #expect(try await store.transaction(merchantId: "M", orderId: "o", transactionId: "2") == nil)
     }
 
@@ -95,5 +105,38 @@ extension Range where Bound == Int {
         var count = 0
         for value in self where try await predicate(value) { count += 1 }
         return count
+    }
+}
+
+@Suite("SQLite migrations")
+struct SQLiteMigrationTests {
+    @Test("a database written by schema version 1 is upgraded in place, its rows kept and backfilled")
+    func upgradeFromVersion1() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString).sqlite").path
+        do {
+            let old = try SQLiteConnection(path: path)
+            try SQLiteMigrations.migrate(old, upTo: 1)
+            try old.execute(
+                """
+                INSERT INTO orders VALUES ('M', 'old-order', 'USD', 5656, 'AUTHORIZED', 5656, 0, 0, 'APPLE_PAY', NULL, 1,
+                    1700000000000, 1700000000000);
+                INSERT INTO transactions VALUES ('M', 'old-order', '1', 'AUTHORIZE', x'00', CAST('{}' AS BLOB), 'SUCCESS',
+                    'APPROVED', 5656, 'USD', '07', 'apple-old', 1700000000000);
+                INSERT INTO apple_pay_transactions VALUES ('apple-old', 'M', 'old-order', '1', 1700000000000);
+                """
+            )
+            #expect(try old.query("PRAGMA user_version").first?.first?.integer == 1)
+        }
+        let store = try SQLiteTransactionStore(path: path)
+        let check = try SQLiteConnection(path: path)
+        #expect(try check.query("PRAGMA user_version").first?.first?.integer == Int64(SQLiteMigrations.steps.count))
+        let transactions = try await store.transactions(merchantId: "M", orderId: "old-order")
+        #expect(transactions.map(\.type) == ["AUTHORIZATION"])
+        #expect(transactions.first?.succeeded == true)
+        #expect(transactions.first?.voided == false)
+        let order = try #require(try await store.order(merchantId: "M", orderId: "old-order"))
+        #expect(order.version == 1)
+        #expect(order.totalAuthorizedMinorUnits == 5656)
+        #expect(try await store.isApplePayTransactionUsed("apple-old"))
     }
 }

@@ -59,7 +59,7 @@ public enum GatewayService {
 private struct NoStore: TransactionStore {
     func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction? { nil }
     func order(merchantId: String, orderId: String) async throws -> StoredOrder? { nil }
-    func transactionResponses(merchantId: String, orderId: String) async throws -> [[UInt8]] { [] }
+    func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary] { [] }
     func isApplePayTransactionUsed(_ applePayTransactionId: String) async throws -> Bool { false }
     func record(_ record: TransactionRecord) async throws -> RecordOutcome { .recorded }
 }

@@ -41,8 +41,12 @@ struct PaymentProcessor: Sendable {
             orderId: context.orderId,
             transactionId: context.transactionId,
             version: context.version,
-            request: request,
-            card: card,
+            transactionType: request.operation.transactionType,
+            amount: request.amount,
+            transactionSource: request.transactionSource,
+            transactionReference: request.transactionReference,
+            targetTransactionId: nil,
+            sourceOfFunds: card.json,
             outcome: outcome,
             order: order,
             time: now
@@ -64,6 +68,10 @@ struct PaymentProcessor: Sendable {
             applePayTransactionId: applePayTransactionId,
             time: now,
             isInitial: true,
+            transactionType: request.operation.transactionType,
+            targetTransactionId: nil,
+            voidsTarget: false,
+            expectedOrderVersion: existingOrder?.version,
             order: order
         )
         switch try await store.record(record) {
@@ -83,6 +91,8 @@ struct PaymentProcessor: Sendable {
             throw Self.replayed
         case .orderAlreadySucceeded:
             throw Self.orderAlreadySucceeded
+        case .orderChanged:
+            throw GatewayError.lockFailure
         }
     }
 

@@ -7,14 +7,20 @@ struct TransactionResponse {
     var orderId: String
     var transactionId: String
     var version: String
-    var request: PaymentRequest
-    var card: CardDetails
+    /// AUTHORIZATION, PAYMENT, CAPTURE, REFUND, VOID_AUTHORIZATION, ...
+    var transactionType: String
+    var amount: Amount
+    var transactionSource: String
+    var transactionReference: String?
+    var targetTransactionId: String?
+    /// The card, as the initial transaction's response described it.
+    var sourceOfFunds: JSONValue
     var outcome: AcquirerOutcome
     var order: OrderState
     var time: Date
 
     var json: JSONValue {
-        let currency = request.amount.currency
+        let currency = amount.currency
         func money(_ minorUnits: Int64) -> JSONValue { .double(Amount(minorUnits: minorUnits, currency: currency).jsonNumber) }
         let timestamp = JSONValue.string(Timestamp.string(time))
 
@@ -31,16 +37,17 @@ struct TransactionResponse {
         if let reference = order.reference { orderJSON["reference"] = .string(reference) }
 
         var transaction: [String: JSONValue] = [
-            "id": .string(transactionId), "type": .string(request.operation.transactionType),
-            "amount": money(request.amount.minorUnits), "currency": .string(currency.code),
-            "source": .string(request.transactionSource),
+            "id": .string(transactionId), "type": .string(transactionType),
+            "amount": money(amount.minorUnits), "currency": .string(currency.code),
+            "source": .string(transactionSource),
             "acquirer": .object([
                 "id": .string("SIMULATOR_ACQUIRER"), "merchantId": .string(merchantId),
                 "batch": .integer(Int64(Timestamp.batch(time))),
             ]),
             "authenticationStatus": .string("AUTHENTICATION_NOT_IN_EFFECT"),
         ]
-        if let reference = request.transactionReference { transaction["reference"] = .string(reference) }
+        if let reference = transactionReference { transaction["reference"] = .string(reference) }
+        if let target = targetTransactionId { transaction["targetTransactionId"] = .string(target) }
 
         var response: [String: JSONValue] = [
             "gatewayCode": .string(outcome.gatewayCode),
@@ -54,7 +61,7 @@ struct TransactionResponse {
 
         var body: [String: JSONValue] = [
             "merchant": .string(merchantId), "result": .string(outcome.result), "response": .object(response),
-            "order": .object(orderJSON), "sourceOfFunds": card.json, "timeOfRecord": timestamp,
+            "order": .object(orderJSON), "sourceOfFunds": sourceOfFunds, "timeOfRecord": timestamp,
             "timeOfLastUpdate": timestamp, "version": .string(version),
             "gatewayEntryPoint": .string("WEB_SERVICES_API"),
         ]

@@ -122,6 +122,13 @@ extension GatewayError {
         )
     }
 
+    /// Another transaction on the same order won a race (between replicas): retry.
+    static let lockFailure = GatewayError(
+        status: .conflict,
+        cause: .requestRejected,
+        explanation: "LOCK_FAILURE: another transaction on this order was processed at the same time; retry the request"
+    )
+
     static let serverBusy = GatewayError(
         status: .serviceUnavailable,
         cause: .serverBusy,

@@ -85,10 +85,15 @@ struct GatewayRoutes: Sendable {
         guard let order = try await processor.store.order(merchantId: merchant.id, orderId: orderId) else {
             throw GatewayError.notFound("No order '\(orderId)'")
         }
-        let transactions = try await processor.store.transactionResponses(merchantId: merchant.id, orderId: orderId)
+        let transactions = try await processor.store.transactions(merchantId: merchant.id, orderId: orderId)
         return Self.json(
             .ok,
-            OrderRetrieval.json(merchantId: merchant.id, orderId: orderId, order: order, transactions: transactions)
+            OrderRetrieval.json(
+                merchantId: merchant.id,
+                orderId: orderId,
+                order: order,
+                transactions: transactions.map(\.responseBody)
+            )
         )
     }
 

@@ -44,10 +44,23 @@ enum SQLiteMigrations {
             accepted_at_ms INTEGER NOT NULL
         );
         CREATE INDEX apple_pay_transactions_by_time ON apple_pay_transactions (accepted_at_ms);
+        """,
+        // 2: follow-on operations need each transaction's type, outcome and whether it was voided,
+        // and orders a version for optimistic concurrency between replicas.
         """
+        ALTER TABLE transactions ADD COLUMN type TEXT NOT NULL DEFAULT '';
+        ALTER TABLE transactions ADD COLUMN succeeded INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE transactions ADD COLUMN voided INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE transactions ADD COLUMN target_transaction_id TEXT;
+        ALTER TABLE orders ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+        UPDATE transactions SET
+            type = CASE operation WHEN 'AUTHORIZE' THEN 'AUTHORIZATION' WHEN 'PAY' THEN 'PAYMENT' ELSE operation END,
+            succeeded = (result = 'SUCCESS');
+        """,
     ]
 
-    static func migrate(_ connection: SQLiteConnection) throws {
+    /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).
+    static func migrate(_ connection: SQLiteConnection, upTo target: Int = steps.count) throws {
         let current = try connection.query("PRAGMA user_version").first?.first?.integer ?? 0
         guard current <= Int64(steps.count) else {
             throw SQLiteConnection.Failure(
@@ -55,7 +68,7 @@ enum SQLiteMigrations {
                 message: "the database has schema version \(current), newer than this gateway knows (\(steps.count))"
             )
         }
-        for (index, step) in steps.enumerated() where Int64(index + 1) > current {
+        for (index, step) in steps.prefix(target).enumerated() where Int64(index + 1) > current {
             try connection.transaction {
                 try connection.execute(step)
                 try connection.execute("PRAGMA user_version = \(index + 1)")

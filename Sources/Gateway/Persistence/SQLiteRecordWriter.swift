@@ -17,6 +17,11 @@ enum SQLiteRecordWriter {
             )
             if succeeded.first?.first?.integer == 1 { return .orderAlreadySucceeded }
         }
+        let version = try connection.query(
+            "SELECT version FROM orders WHERE merchant_id = ? AND order_id = ?",
+            [.text(record.merchantId), .text(record.orderId)]
+        ).first?.first?.integer
+        guard version == record.expectedOrderVersion else { return .orderChanged }
         if let applePayTransactionId = record.applePayTransactionId {
             do {
                 try connection.query(
@@ -39,8 +44,8 @@ enum SQLiteRecordWriter {
             """
             INSERT INTO transactions (merchant_id, order_id, transaction_id, operation, request_hash,
                 response_body, result, gateway_code, amount_minor, currency, eci_indicator,
-                apple_pay_transaction_id, created_at_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                apple_pay_transaction_id, created_at_ms, type, succeeded, target_transaction_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(record.merchantId), .text(record.orderId), .text(record.transactionId),
@@ -48,8 +53,16 @@ enum SQLiteRecordWriter {
                 .text(record.result), .text(record.gatewayCode), .integer(record.amountMinorUnits),
                 .text(record.currency), SQLiteValue(record.eciIndicator),
                 SQLiteValue(record.applePayTransactionId), .integer(record.time.milliseconds),
+                .text(record.transactionType), .integer(record.succeeded ? 1 : 0),
+                SQLiteValue(record.targetTransactionId),
             ]
         )
+        if record.voidsTarget, let target = record.targetTransactionId {
+            try connection.query(
+                "UPDATE transactions SET voided = 1 WHERE merchant_id = ? AND order_id = ? AND transaction_id = ?",
+                [.text(record.merchantId), .text(record.orderId), .text(target)]
+            )
+        }
         return .recorded
     }
 
@@ -68,7 +81,7 @@ enum SQLiteRecordWriter {
                 total_refunded_minor = excluded.total_refunded_minor,
                 wallet_provider = excluded.wallet_provider, reference = excluded.reference,
                 initial_succeeded = max(initial_succeeded, excluded.initial_succeeded),
-                updated_at_ms = excluded.updated_at_ms
+                updated_at_ms = excluded.updated_at_ms, version = version + 1
             """,
             [
                 .text(record.merchantId), .text(record.orderId), .text(order.currency),

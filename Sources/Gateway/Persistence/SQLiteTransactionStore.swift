@@ -40,13 +40,14 @@ final class SQLiteTransactionStore: TransactionStore {
             let rows = try connection.query(
                 """
                 SELECT currency, amount_minor, status, created_at_ms, initial_succeeded, total_authorized_minor,
-                    total_captured_minor, total_refunded_minor, wallet_provider, reference, updated_at_ms
+                    total_captured_minor, total_refunded_minor, wallet_provider, reference, updated_at_ms, version
                 FROM orders WHERE merchant_id = ? AND order_id = ?
                 """,
                 [.text(merchantId), .text(orderId)]
             )
             return rows.first.map { row in
                 StoredOrder(
+                    version: row[11].integer ?? 0,
                     currency: row[0].text ?? "",
                     amountMinorUnits: row[1].integer ?? 0,
                     status: row[2].text ?? "",
@@ -63,15 +64,24 @@ final class SQLiteTransactionStore: TransactionStore {
         }
     }
 
-    func transactionResponses(merchantId: String, orderId: String) async throws -> [[UInt8]] {
+    func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary] {
         try await run { connection in
             try connection.query(
                 """
-                SELECT response_body FROM transactions WHERE merchant_id = ? AND order_id = ?
-                ORDER BY created_at_ms, rowid
+                SELECT transaction_id, type, amount_minor, succeeded, voided, response_body FROM transactions
+                WHERE merchant_id = ? AND order_id = ? ORDER BY created_at_ms, rowid
                 """,
                 [.text(merchantId), .text(orderId)]
-            ).map { $0[0].blob ?? [] }
+            ).map { row in
+                TransactionSummary(
+                    transactionId: row[0].text ?? "",
+                    type: row[1].text ?? "",
+                    amountMinorUnits: row[2].integer ?? 0,
+                    succeeded: row[3].integer == 1,
+                    voided: row[4].integer == 1,
+                    responseBody: row[5].blob ?? []
+                )
+            }
         }
     }
 

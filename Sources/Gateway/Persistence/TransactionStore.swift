@@ -9,8 +9,8 @@ protocol TransactionStore: Sendable {
     /// The order, if any transaction has been recorded on it.
     func order(merchantId: String, orderId: String) async throws -> StoredOrder?
 
-    /// Every transaction response recorded on the order, oldest first.
-    func transactionResponses(merchantId: String, orderId: String) async throws -> [[UInt8]]
+    /// Every transaction recorded on the order, oldest first.
+    func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary]
 
     /// Whether an Apple Pay token with this transactionId has been accepted before.
     func isApplePayTransactionUsed(_ applePayTransactionId: String) async throws -> Bool
@@ -24,7 +24,20 @@ struct StoredTransaction: Sendable, Hashable {
     var responseBody: [UInt8]
 }
 
+/// A recorded transaction, as follow-on operations and order retrieval need it.
+struct TransactionSummary: Sendable, Hashable {
+    var transactionId: String
+    /// AUTHORIZATION, PAYMENT, CAPTURE, REFUND, VOID_..., VERIFICATION.
+    var type: String
+    var amountMinorUnits: Int64
+    var succeeded: Bool
+    var voided: Bool
+    var responseBody: [UInt8]
+}
+
 struct StoredOrder: Sendable, Hashable {
+    /// Increases with every recorded transaction: a write based on an older read is refused.
+    var version: Int64
     var currency: String
     var amountMinorUnits: Int64
     var status: String
@@ -57,6 +70,12 @@ struct TransactionRecord: Sendable {
     var time: Date
     /// AUTHORIZE or PAY: the transaction that opens the order.
     var isInitial: Bool
+    var transactionType: String
+    var targetTransactionId: String?
+    /// A successful VOID marks its target voided.
+    var voidsTarget: Bool
+    /// The order version the transaction was decided on; nil when there was no order yet.
+    var expectedOrderVersion: Int64?
     /// The order as it stands after this transaction.
     var order: OrderState
 }
@@ -81,4 +100,6 @@ enum RecordOutcome: Sendable, Hashable {
     case applePayReplay
     /// An initial transaction on this order succeeded first (a race between two initial requests).
     case orderAlreadySucceeded
+    /// Another transaction changed the order after this one was decided (another replica).
+    case orderChanged
 }
