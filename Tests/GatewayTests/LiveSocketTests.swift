@@ -24,24 +24,17 @@ struct LiveSocketTests {
         }
     }
 
-    @Test("concurrent payments over TCP are all stored")
+    @Test("concurrent payments over many connections are all stored")
     func concurrentPayments() async throws {
         let gateway = try TestGateway()
         try await gateway.application.test(.live) { client in
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for index in 0..<24 {
-                    group.addTask {
-                        let exchange = try await client.put(
-                            TestGateway.path(order: "burst-\(index)", transaction: "1"),
-                            TestGateway.cardBody(amount: "\(index + 1).00")
-                        )
-                        return exchange.status.code
-                    }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
-            }
-            #expect(statuses.count == 24)
-            #expect(statuses.allSatisfy { $0 == 201 })
+            let port = try #require(client.port)
+            let results = try await ParallelHTTP.put(
+                port: port,
+                paths: (0..<24).map { TestGateway.path(order: "burst-\($0)", transaction: "1") }
+            ) { index in TestGateway.cardBody(amount: "\(index + 1).00") }
+            #expect(results.count == 24)
+            #expect(results.allSatisfy { $0.status == 201 })
         }
         for index in 0..<24 {
             #expect(try await gateway.services.store.order(merchantId: TestGateway.merchantId, orderId: "burst-\(index)") != nil)

@@ -52,9 +52,16 @@ func buildRouter(_ services: GatewayServices) -> Router<GatewayRequestContext> {
     router.addMiddleware {
         MPGSErrorMiddleware()
     }
+    let locks = OrderLocks()
     let routes = GatewayRoutes(
         authentication: MerchantAuthentication(merchants: services.merchants),
-        processor: PaymentProcessor(store: services.store, decryptor: services.decryptor, clock: services.clock)
+        processor: PaymentProcessor(
+            store: services.store,
+            decryptor: services.decryptor,
+            locks: locks,
+            clock: services.clock
+        ),
+        orderOperations: OrderOperationProcessor(store: services.store, locks: locks, clock: services.clock)
     )
     routes.register(on: router)
     return router

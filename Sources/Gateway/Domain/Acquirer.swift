@@ -41,4 +41,7 @@ struct AcquirerOutcome: Sendable, Hashable {
 /// implement the same protocol.
 protocol Acquirer: Sendable {
     func process(_ request: AcquirerRequest) async -> AcquirerOutcome
+
+    /// A CAPTURE, REFUND or VOID of `amount` on an order the acquirer already knows.
+    func processFollowOn(type: String, amount: Amount) async -> AcquirerOutcome
 }

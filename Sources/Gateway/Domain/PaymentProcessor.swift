@@ -8,6 +8,7 @@ import Logging
 struct PaymentProcessor: Sendable {
     let store: any TransactionStore
     let decryptor: ApplePayTokenDecryptor
+    let locks: OrderLocks
     let clock: @Sendable () -> Date
 
     struct Context: Sendable {
@@ -22,6 +23,12 @@ struct PaymentProcessor: Sendable {
     static let tokenField = "sourceOfFunds.provided.card.devicePayment.paymentToken"
 
     func process(_ request: PaymentRequest, _ context: Context, logger: Logger) async throws -> [UInt8] {
+        try await locks.withLock("\(context.merchant.id)\u{0}\(context.orderId)") {
+            try await processLocked(request, context, logger: logger)
+        }
+    }
+
+    private func processLocked(_ request: PaymentRequest, _ context: Context, logger: Logger) async throws -> [UInt8] {
         if let stored = try await store.transaction(
             merchantId: context.merchant.id,
             orderId: context.orderId,
@@ -97,7 +104,7 @@ struct PaymentProcessor: Sendable {
     }
 
     /// An identical request gets the stored response; anything else under the same ids is refused.
-    private static func retry(_ stored: StoredTransaction, _ context: Context) throws(GatewayError) -> [UInt8] {
+    static func retry(_ stored: StoredTransaction, _ context: Context) throws(GatewayError) -> [UInt8] {
         guard stored.requestHash == context.requestHash else {
             throw GatewayError.invalidValue(
                 "transaction.id",

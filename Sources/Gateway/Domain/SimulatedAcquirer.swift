@@ -48,7 +48,21 @@ struct SimulatedAcquirer: Acquirer {
         }
         if outcome.succeeded {
             let number = sequence.next()
-            outcome.authorizationCode = String(format6(number % 1_000_000))
+            outcome.authorizationCode = format6(number % 1_000_000)
+            outcome.stan = String(number % 1_000_000)
+            outcome.receipt = "9\(String(number).leftPadded(to: 11))"
+        }
+        return outcome
+    }
+
+    /// Follow-on transactions obey the amount table too (a CAPTURE of 57.57 is declined); a
+    /// partial approval approves the whole follow-on amount.
+    func processFollowOn(type: String, amount: Amount) async -> AcquirerOutcome {
+        var outcome = Self.describe(gatewayCode(forAmount: amount), amount: amount)
+        if outcome.succeeded {
+            let number = sequence.next()
+            outcome.authorizedMinorUnits = amount.minorUnits
+            outcome.authorizationCode = format6(number % 1_000_000)
             outcome.stan = String(number % 1_000_000)
             outcome.receipt = "9\(String(number).leftPadded(to: 11))"
         }

@@ -6,6 +6,7 @@ import Hummingbird
 struct GatewayRoutes: Sendable {
     let authentication: MerchantAuthentication
     let processor: PaymentProcessor
+    let orderOperations: OrderOperationProcessor
 
     static let versions = 39...100
 
@@ -44,13 +45,6 @@ struct GatewayRoutes: Sendable {
         }
         let reader = try RequestReader(body: body, shape: .transactionRequest)
         let operation = try reader.requiredText("apiOperation")
-        guard let paymentOperation = PaymentRequest.Operation(rawValue: operation) else {
-            if ["CAPTURE", "VOID", "REFUND", "VERIFY"].contains(operation) {
-                throw GatewayError.unsupported("apiOperation", operation, "This operation is not supported yet")
-            }
-            throw GatewayError.invalidValue("apiOperation", operation, "Operation is not supported")
-        }
-        let payment = try PaymentRequest(reading: reader, operation: paymentOperation)
         let transaction = PaymentProcessor.Context(
             merchant: merchant,
             orderId: orderId,
@@ -58,7 +52,18 @@ struct GatewayRoutes: Sendable {
             version: version,
             requestHash: Array(SHA256.hash(data: reader.root.serialized()))
         )
-        let responseBody = try await processor.process(payment, transaction, logger: context.logger)
+        let responseBody: [UInt8]
+        if let paymentOperation = PaymentRequest.Operation(rawValue: operation) {
+            let payment = try PaymentRequest(reading: reader, operation: paymentOperation)
+            responseBody = try await processor.process(payment, transaction, logger: context.logger)
+        } else if let followOn = FollowOnRequest.Operation(rawValue: operation) {
+            let request = try FollowOnRequest(reading: reader, operation: followOn)
+            responseBody = try await orderOperations.process(request, transaction, logger: context.logger)
+        } else if operation == "VERIFY" {
+            throw GatewayError.unsupported("apiOperation", operation, "This operation is not supported yet")
+        } else {
+            throw GatewayError.invalidValue("apiOperation", operation, "Operation is not supported")
+        }
         return Self.json(.created, bytes: responseBody)
     }
 

@@ -176,3 +176,35 @@ extension TestClientProtocol {
         }
     }
 }
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Requests sent at once over many connections (the test client has one connection, which
+/// would serialize them).
+enum ParallelHTTP {
+    static func put(port: Int, paths: [String], body: @escaping @Sendable (Int) -> Data) async throws -> [(status: Int, json: [String: Any])] {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = paths.count
+        let session = URLSession(configuration: configuration)
+        return try await withThrowingTaskGroup(of: (Int, Int, Data).self) { group in
+            for (index, path) in paths.enumerated() {
+                group.addTask {
+                    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+                    request.httpMethod = "PUT"
+                    request.setValue(TestGateway.authorization(), forHTTPHeaderField: "Authorization")
+                    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                    request.httpBody = body(index)
+                    let (data, response) = try await session.data(for: request)
+                    return (index, (response as? HTTPURLResponse)?.statusCode ?? 0, data)
+                }
+            }
+            var results = [(Int, Int, Data)]()
+            for try await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }.map { result in
+                (result.1, (try? JSONSerialization.jsonObject(with: result.2)) as? [String: Any] ?? [:])
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import ApplePayToken
+import Foundation
+import Logging
+
+/// CAPTURE, REFUND and VOID: decided against the order as stored, one at a time per order, and
+/// stored before they are answered.
+struct OrderOperationProcessor: Sendable {
+    let store: any TransactionStore
+    let locks: OrderLocks
+    let clock: @Sendable () -> Date
+
+    func process(_ request: FollowOnRequest, _ context: PaymentProcessor.Context, logger: Logger) async throws -> [UInt8] {
+        try await locks.withLock("\(context.merchant.id)\u{0}\(context.orderId)") {
+            try await processLocked(request, context, logger: logger)
+        }
+    }
+
+    private func processLocked(
+        _ request: FollowOnRequest,
+        _ context: PaymentProcessor.Context,
+        logger: Logger
+    )
+        async throws -> [UInt8]
+    {
+        let merchantId = context.merchant.id
+        if let stored = try await store.transaction(
+            merchantId: merchantId,
+            orderId: context.orderId,
+            transactionId: context.transactionId
+        ) {
+            return try PaymentProcessor.retry(stored, context)
+        }
+        guard let order = try await store.order(merchantId: merchantId, orderId: context.orderId),
+            let currency = Currency(code: order.currency)
+        else { throw GatewayError.notFound("No order '\(context.orderId)'") }
+        let transactions = try await store.transactions(merchantId: merchantId, orderId: context.orderId)
+        let plan = try OrderLedger.plan(request, order: order, transactions: transactions)
+        let amount = Amount(minorUnits: plan.amountMinorUnits, currency: currency)
+
+        let outcome = await context.merchant.acquirer.processFollowOn(type: plan.type, amount: amount)
+        let totals =
+            outcome.succeeded
+            ? plan.totalsIfApproved
+            : OrderLedger.Totals(
+                authorized: order.totalAuthorizedMinorUnits,
+                captured: order.totalCapturedMinorUnits,
+                refunded: order.totalRefundedMinorUnits
+            )
+        let now = Date(milliseconds: clock().milliseconds)
+        let state = OrderState(
+            amountMinorUnits: order.amountMinorUnits,
+            currency: order.currency,
+            status: outcome.succeeded ? OrderLedger.status(totals) : order.status,
+            totalAuthorizedMinorUnits: totals.authorized,
+            totalCapturedMinorUnits: totals.captured,
+            totalRefundedMinorUnits: totals.refunded,
+            walletProvider: order.walletProvider,
+            reference: order.reference,
+            creationTime: order.creationTime
+        )
+        // The card is the order's: as the first transaction's response described it.
+        let sourceOfFunds =
+            transactions.first.flatMap { try? JSONValue(parsing: $0.responseBody) }?["sourceOfFunds"] ?? .object([:])
+        let body = TransactionResponse(
+            merchantId: merchantId,
+            orderId: context.orderId,
+            transactionId: context.transactionId,
+            version: context.version,
+            transactionType: plan.type,
+            amount: amount,
+            transactionSource: request.transactionSource,
+            transactionReference: request.transactionReference,
+            targetTransactionId: plan.targetTransactionId,
+            sourceOfFunds: sourceOfFunds,
+            outcome: outcome,
+            order: state,
+            time: now
+        ).json.serialized()
+
+        let record = TransactionRecord(
+            merchantId: merchantId,
+            orderId: context.orderId,
+            transactionId: context.transactionId,
+            operation: request.operation.rawValue,
+            requestHash: context.requestHash,
+            responseBody: body,
+            result: outcome.result,
+            gatewayCode: outcome.gatewayCode,
+            amountMinorUnits: amount.minorUnits,
+            currency: currency.code,
+            succeeded: outcome.succeeded,
+            eciIndicator: nil,
+            applePayTransactionId: nil,
+            time: now,
+            isInitial: false,
+            transactionType: plan.type,
+            targetTransactionId: plan.targetTransactionId,
+            voidsTarget: plan.voidsTarget && outcome.succeeded,
+            expectedOrderVersion: order.version,
+            order: state
+        )
+        switch try await store.record(record) {
+        case .recorded:
+            logger.info(
+                "transaction processed",
+                metadata: [
+                    "merchant": "\(merchantId)", "order": "\(context.orderId)", "transaction": "\(context.transactionId)",
+                    "operation": "\(plan.type)", "gatewayCode": "\(outcome.gatewayCode)",
+                ]
+            )
+            return body
+        case .duplicateTransaction(let stored):
+            return try PaymentProcessor.retry(stored, context)
+        case .orderChanged:
+            throw GatewayError.lockFailure
+        case .applePayReplay, .orderAlreadySucceeded:
+            throw GatewayError.lockFailure  // cannot happen for follow-on transactions
+        }
+    }
+}
