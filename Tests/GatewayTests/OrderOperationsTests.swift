@@ -173,6 +173,35 @@ struct OrderOperationsTests {
         }
     }
 
+    @Test("VERIFY checks the card without moving money; an authorization may follow on the order")
+    func verify() async throws {
+        let verifyBody = TestGateway.json([
+            "apiOperation": "VERIFY", "order": ["currency": "USD"],
+            "sourceOfFunds": ["type": "CARD", "provided": ["card": ["number": "4508750015741019", "expiry": ["month": "1", "year": "39"]]]],
+        ])
+        try await gateway.application.test(.router) { client in
+            let verified = try await client.put(TestGateway.path(order: "ver", transaction: "1"), verifyBody)
+            #expect(verified.status == .created)
+            #expect(verified.string("transaction.type") == "VERIFICATION")
+            #expect(verified.string("order.status") == "VERIFIED")
+            #expect(verified.value("order.totalAuthorizedAmount") as? Double == 0)
+            let capture = try await client.put(TestGateway.path(order: "ver", transaction: "2"), Self.followOn("CAPTURE", amount: "1.00"))
+            #expect(capture.status == .badRequest)
+            let authorize = try await client.put(
+                TestGateway.path(order: "ver", transaction: "3"),
+                TestGateway.cardBody(operation: "AUTHORIZE", amount: "5.00")
+            )
+            #expect(authorize.string("order.status") == "AUTHORIZED")
+
+            let declined = try await client.put(
+                TestGateway.path(order: "ver-2", transaction: "1"),
+                TestGateway.cardBody(operation: "VERIFY", amount: "0", month: "5", year: "39")
+            )
+            #expect(declined.string("response.gatewayCode") == "DECLINED")
+            #expect(declined.string("order.status") == "FAILED")
+        }
+    }
+
     @Test("many captures at once, over many connections, never exceed the authorization")
     func concurrentCaptures() async throws {
         try await gateway.application.test(.live) { client in

@@ -61,7 +61,7 @@ struct RequestValidationTests {
         (#"{"apiOperation":"PAY","order":{"amount":"-1","currency":"USD"}}"#, "is invalid", "order.amount", "INVALID"),
         (#"{"apiOperation":"PAY","order":{"amount":"1.00","currency":"XYZ"}}"#, "Currency is not supported", "order.currency", "INVALID"),
         (#"{"apiOperation":"PAY","order":{"amount":"1.00","currency":"USD"}}"#, "Missing parameter", "sourceOfFunds.provided.card.number", "MISSING"),
-        (#"{"apiOperation":"VERIFY","order":{"currency":"USD"}}"#, "not supported yet", "apiOperation", "UNSUPPORTED"),
+        (#"{"apiOperation":"VERIFY","order":{"currency":"USD"}}"#, "Missing parameter", "sourceOfFunds.provided.card.number", "MISSING"),
         (#"{"apiOperation":"VOID","transaction":{}}"#, "Missing parameter", "transaction.targetTransactionId", "MISSING"),
         (#"{"apiOperation":"CAPTURE","transaction":{"amount":"1.00"}}"#, "Missing parameter", "transaction.currency", "MISSING"),
         (#"{"apiOperation":"REFUND","transaction":{"amount":"0","currency":"USD"}}"#, "greater than zero", "transaction.amount", "INVALID"),

@@ -247,6 +247,7 @@ struct PaymentProcessor: Sendable {
             switch (outcome.succeeded, request.operation) {
             case (true, .authorize): "AUTHORIZED"
             case (true, .pay): "CAPTURED"
+            case (true, .verify): "VERIFIED"
             case (false, _): "FAILED"
             }
         return OrderState(

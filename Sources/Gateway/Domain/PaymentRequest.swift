@@ -5,8 +5,16 @@ struct PaymentRequest: Sendable {
     enum Operation: String, Sendable {
         case authorize = "AUTHORIZE"
         case pay = "PAY"
+        /// Checks the card without moving money: no amount, order VERIFIED.
+        case verify = "VERIFY"
 
-        var transactionType: String { self == .authorize ? "AUTHORIZATION" : "PAYMENT" }
+        var transactionType: String {
+            switch self {
+            case .authorize: "AUTHORIZATION"
+            case .pay: "PAYMENT"
+            case .verify: "VERIFICATION"
+            }
+        }
     }
 
     /// The three ways to pay.

@@ -59,8 +59,6 @@ struct GatewayRoutes: Sendable {
         } else if let followOn = FollowOnRequest.Operation(rawValue: operation) {
             let request = try FollowOnRequest(reading: reader, operation: followOn)
             responseBody = try await orderOperations.process(request, transaction, logger: context.logger)
-        } else if operation == "VERIFY" {
-            throw GatewayError.unsupported("apiOperation", operation, "This operation is not supported yet")
         } else {
             throw GatewayError.invalidValue("apiOperation", operation, "Operation is not supported")
         }

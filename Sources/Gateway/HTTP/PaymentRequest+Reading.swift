@@ -2,29 +2,15 @@ import ApplePayToken
 import Foundation
 
 extension PaymentRequest {
-    /// Validates an AUTHORIZE or PAY body, field by field, with MPGS errors naming the field.
+    /// Validates an AUTHORIZE, PAY or VERIFY body, field by field, with MPGS errors naming the field.
     init(reading reader: RequestReader, operation: Operation) throws(GatewayError) {
         self.operation = operation
         let currencyCode = try reader.requiredText("order.currency")
         guard let currency = Currency(code: currencyCode) else {
             throw GatewayError.invalidValue("order.currency", currencyCode, "Currency is not supported")
         }
-        let amountText = try reader.requiredText("order.amount")
-        do {
-            amount = try Amount(parsing: amountText, currency: currency)
-        } catch .zero {
-            throw GatewayError.invalidValue(
-                "order.amount",
-                amountText,
-                "Transaction or order amount must be greater than zero"
-            )
-        } catch {
-            throw GatewayError.invalidValue(
-                "order.amount",
-                amountText,
-                "Amount must be a decimal number with at most \(currency.exponent) decimal places for \(currency.code)"
-            )
-        }
+        // VERIFY moves no money: whatever amount the client sends, nothing is authorized.
+        amount = operation == .verify ? Amount(minorUnits: 0, currency: currency) : try Self.amount(reader, currency)
         if let type = reader.text("sourceOfFunds.type"), type != "CARD" {
             throw GatewayError.unsupported("sourceOfFunds.type", type, "Only CARD is supported")
         }
@@ -36,6 +22,21 @@ extension PaymentRequest {
         transactionReference = reader.text("transaction.reference")
         transactionSource = reader.text("transaction.source") ?? "INTERNET"
         source = try Self.source(reader, walletProvider: walletProvider)
+    }
+
+    private static func amount(_ reader: RequestReader, _ currency: Currency) throws(GatewayError) -> Amount {
+        let text = try reader.requiredText("order.amount")
+        do {
+            return try Amount(parsing: text, currency: currency)
+        } catch .zero {
+            throw GatewayError.invalidValue("order.amount", text, "Transaction or order amount must be greater than zero")
+        } catch {
+            throw GatewayError.invalidValue(
+                "order.amount",
+                text,
+                "Amount must be a decimal number with at most \(currency.exponent) decimal places for \(currency.code)"
+            )
+        }
     }
 
     private static let card = "sourceOfFunds.provided.card"

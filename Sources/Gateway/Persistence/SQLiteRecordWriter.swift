@@ -88,7 +88,8 @@ enum SQLiteRecordWriter {
                 .integer(order.amountMinorUnits), .text(order.status), .integer(order.totalAuthorizedMinorUnits),
                 .integer(order.totalCapturedMinorUnits), .integer(order.totalRefundedMinorUnits),
                 SQLiteValue(order.walletProvider), SQLiteValue(order.reference),
-                .integer(record.isInitial && record.succeeded ? 1 : 0), .integer(order.creationTime.milliseconds),
+                .integer(record.isInitial && record.succeeded && record.transactionType != "VERIFICATION" ? 1 : 0),
+                .integer(order.creationTime.milliseconds),
                 .integer(record.time.milliseconds),
             ]
         )
