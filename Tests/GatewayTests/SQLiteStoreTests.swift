@@ -140,3 +140,30 @@ struct SQLiteMigrationTests {
         #expect(try await store.isApplePayTransactionUsed("apple-old"))
     }
 }
+
+@Suite("Replay record pruning")
+struct ReplayPruningTests {
+    @Test("used Apple Pay transaction ids older than the retention are pruned; newer ones stay")
+    func pruning() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("prune-\(UUID().uuidString).sqlite").path
+        let store = try SQLiteTransactionStore(path: path, replayRetention: 600)
+        var old = SQLiteStoreTests.record(order: "old", applePay: "apple-old")
+        old.time = Date(milliseconds: 1_700_000_000_000)
+        #expect(try await store.record(old) == .recorded)
+        #expect(try await store.isApplePayTransactionUsed("apple-old"))
+
+        var recent = SQLiteStoreTests.record(order: "recent", applePay: "apple-recent")
+        recent.time = Date(milliseconds: 1_700_000_000_000 + 300_000)  // 5 minutes later: within retention
+        #expect(try await store.record(recent) == .recorded)
+        #expect(try await store.isApplePayTransactionUsed("apple-old"))
+
+        var later = SQLiteStoreTests.record(order: "later", applePay: "apple-later")
+        later.time = Date(milliseconds: 1_700_000_000_000 + 3_600_000)  // an hour later
+        #expect(try await store.record(later) == .recorded)
+        #expect(try await !store.isApplePayTransactionUsed("apple-old"))
+        #expect(try await !store.isApplePayTransactionUsed("apple-recent"))
+        #expect(try await store.isApplePayTransactionUsed("apple-later"))
+        // The transactions themselves are kept: only the replay index is pruned.
+        #expect(try await store.transaction(merchantId: "M", orderId: "old", transactionId: "1") != nil)
+    }
+}

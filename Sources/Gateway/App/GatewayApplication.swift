@@ -42,7 +42,12 @@ struct GatewayServices: Sendable {
             signingTimeWindow: configuration.signingTimeWindow,
             clock: clock
         )
-        self.store = try store ?? SQLiteTransactionStore(path: configuration.sqlitePath)
+        self.store =
+            try store
+            ?? SQLiteTransactionStore(
+                path: configuration.sqlitePath,
+                replayRetention: configuration.signingTimeWindow + 3600
+            )
     }
 }
 

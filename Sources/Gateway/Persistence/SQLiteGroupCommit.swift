@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// Writes transaction records in group commits: every record that arrives while a commit is on
@@ -11,6 +12,8 @@ final class SQLiteGroupCommit: Sendable {
     private struct State {
         var pending: [Waiter] = []
         var committing = false
+        /// Record time of the last pruning of old replay records.
+        var lastPrune: Int64?
     }
 
     // Used only on `queue`, never concurrently.
@@ -19,9 +22,14 @@ final class SQLiteGroupCommit: Sendable {
     private let state = Mutex(State())
     /// Bounds a batch, so one commit never holds the write lock for long.
     private let maximumBatch = 256
+    /// How long used Apple Pay transaction ids are kept: a token signed earlier than the signing
+    /// window is refused anyway, so older records only take space.
+    private let replayRetentionMilliseconds: Int64
+    private let pruneIntervalMilliseconds: Int64 = 60_000
 
-    init(connection: SQLiteConnection) {
+    init(connection: SQLiteConnection, replayRetention: TimeInterval) {
         self.connection = connection
+        self.replayRetentionMilliseconds = Int64(replayRetention * 1000)
     }
 
     func submit(_ record: TransactionRecord) async throws -> RecordOutcome {
@@ -50,9 +58,22 @@ final class SQLiteGroupCommit: Sendable {
     }
 
     private func commit(_ batch: [Waiter]) {
+        let newest = batch.map(\.record.time.milliseconds).max() ?? 0
+        let prune = state.withLock { state in
+            if let last = state.lastPrune, newest - last < pruneIntervalMilliseconds { return false }
+            state.lastPrune = newest
+            return true
+        }
         do {
             let outcomes = try connection.transaction {
-                batch.map { waiter in self.writeInSavepoint(waiter.record) }
+                let outcomes = batch.map { waiter in self.writeInSavepoint(waiter.record) }
+                if prune {
+                    try connection.query(
+                        "DELETE FROM apple_pay_transactions WHERE accepted_at_ms < ?",
+                        [.integer(newest - replayRetentionMilliseconds)]
+                    )
+                }
+                return outcomes
             }
             for (waiter, outcome) in zip(batch, outcomes) { waiter.continuation.resume(with: outcome) }
         } catch {

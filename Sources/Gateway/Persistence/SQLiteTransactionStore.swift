@@ -16,7 +16,9 @@ final class SQLiteTransactionStore: TransactionStore {
     private let readQueue = DispatchQueue(label: "gateway.sqlite.read")
     private let writer: SQLiteGroupCommit
 
-    init(path: String) throws {
+    /// - Parameter replayRetention: how long used Apple Pay transaction ids are kept (at least the
+    ///   signing-time window; the gateway adds an hour for clock trouble).
+    init(path: String, replayRetention: TimeInterval = 3900) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let writeConnection = try SQLiteConnection(path: path)
@@ -26,7 +28,7 @@ final class SQLiteTransactionStore: TransactionStore {
         try SQLiteMigrations.migrate(writeConnection)
         reader = try SQLiteConnection(path: path)
         try reader.execute("PRAGMA busy_timeout = 5000")
-        writer = SQLiteGroupCommit(connection: writeConnection)
+        writer = SQLiteGroupCommit(connection: writeConnection, replayRetention: replayRetention)
     }
 
     func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction? {
