@@ -136,7 +136,7 @@ struct SQLiteMigrationTests {
         #expect(transactions.first?.voided == false)
         let order = try #require(try await store.order(merchantId: "M", orderId: "old-order"))
         #expect(order.version == 1)
-        #expect(order.totalAuthorizedMinorUnits == 5656)
+        #expect(order.state.totalAuthorizedMinorUnits == 5656)
         #expect(try await store.isApplePayTransactionUsed("apple-old"))
     }
 }

@@ -24,14 +24,14 @@ enum OrderLedger {
         throws(GatewayError) -> Plan
     {
         let totals = Totals(
-            authorized: order.totalAuthorizedMinorUnits,
-            captured: order.totalCapturedMinorUnits,
-            refunded: order.totalRefundedMinorUnits
+            authorized: order.state.totalAuthorizedMinorUnits,
+            captured: order.state.totalCapturedMinorUnits,
+            refunded: order.state.totalRefundedMinorUnits
         )
         switch request.operation {
         case .capture:
             let amount = try sameCurrency(request, order)
-            guard ["AUTHORIZED", "PARTIALLY_CAPTURED"].contains(order.status) else {
+            guard ["AUTHORIZED", "PARTIALLY_CAPTURED"].contains(order.state.status) else {
                 throw GatewayError.invalidValue("apiOperation", "CAPTURE", "The order has no authorization to capture")
             }
             let available = totals.authorized - totals.captured
@@ -126,11 +126,11 @@ enum OrderLedger {
 
     private static func sameCurrency(_ request: FollowOnRequest, _ order: StoredOrder) throws(GatewayError) -> Int64 {
         guard let amount = request.amount else { throw GatewayError.missing("transaction.amount") }
-        guard amount.currency.code == order.currency else {
+        guard amount.currency.code == order.state.currency else {
             throw GatewayError.invalidValue(
                 "transaction.currency",
                 amount.currency.code,
-                "The order's currency is \(order.currency)"
+                "The order's currency is \(order.state.currency)"
             )
         }
         return amount.minorUnits
@@ -145,7 +145,7 @@ enum OrderLedger {
     )
         -> GatewayError
     {
-        let currency = Currency(code: order.currency)!
+        let currency = Currency(code: order.state.currency)!
         return GatewayError.invalidValue(
             field,
             Amount(minorUnits: amount, currency: currency).text,

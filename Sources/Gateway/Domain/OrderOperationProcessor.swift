@@ -31,7 +31,7 @@ struct OrderOperationProcessor: Sendable {
             return try PaymentProcessor.retry(stored, context)
         }
         guard let order = try await store.order(merchantId: merchantId, orderId: context.orderId),
-            let currency = Currency(code: order.currency)
+            let currency = Currency(code: order.state.currency)
         else { throw GatewayError.notFound("No order '\(context.orderId)'") }
         let transactions = try await store.transactions(merchantId: merchantId, orderId: context.orderId)
         let plan = try OrderLedger.plan(request, order: order, transactions: transactions)
@@ -42,21 +42,21 @@ struct OrderOperationProcessor: Sendable {
             outcome.succeeded
             ? plan.totalsIfApproved
             : OrderLedger.Totals(
-                authorized: order.totalAuthorizedMinorUnits,
-                captured: order.totalCapturedMinorUnits,
-                refunded: order.totalRefundedMinorUnits
+                authorized: order.state.totalAuthorizedMinorUnits,
+                captured: order.state.totalCapturedMinorUnits,
+                refunded: order.state.totalRefundedMinorUnits
             )
         let now = Date(milliseconds: clock().milliseconds)
         let state = OrderState(
-            amountMinorUnits: order.amountMinorUnits,
-            currency: order.currency,
-            status: outcome.succeeded ? OrderLedger.status(totals) : order.status,
+            amountMinorUnits: order.state.amountMinorUnits,
+            currency: order.state.currency,
+            status: outcome.succeeded ? OrderLedger.status(totals) : order.state.status,
             totalAuthorizedMinorUnits: totals.authorized,
             totalCapturedMinorUnits: totals.captured,
             totalRefundedMinorUnits: totals.refunded,
-            walletProvider: order.walletProvider,
-            reference: order.reference,
-            creationTime: order.creationTime
+            walletProvider: order.state.walletProvider,
+            reference: order.state.reference,
+            creationTime: order.state.creationTime
         )
         // The card is the order's: as the first transaction's response described it.
         let sourceOfFunds =

@@ -42,7 +42,7 @@ struct PaymentProcessor: Sendable {
         let (card, acquirerRequest, applePayTransactionId, eci) = try await resolveCard(request, context)
         let outcome = await context.merchant.acquirer.process(acquirerRequest)
         let now = Date(milliseconds: clock().milliseconds)  // what the store keeps, so retries match
-        let order = Self.orderState(after: outcome, request: request, createdAt: existingOrder?.creationTime ?? now)
+        let order = Self.orderState(after: outcome, request: request, createdAt: existingOrder?.state.creationTime ?? now)
         let body = TransactionResponse(
             merchantId: context.merchant.id,
             orderId: context.orderId,

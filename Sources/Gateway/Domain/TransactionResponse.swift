@@ -24,17 +24,9 @@ struct TransactionResponse {
         func money(_ minorUnits: Int64) -> JSONValue { .double(Amount(minorUnits: minorUnits, currency: currency).jsonNumber) }
         let timestamp = JSONValue.string(Timestamp.string(time))
 
-        var orderJSON: [String: JSONValue] = [
-            "id": .string(orderId), "amount": money(order.amountMinorUnits), "currency": .string(currency.code),
-            "merchantAmount": money(order.amountMinorUnits), "merchantCurrency": .string(currency.code),
-            "creationTime": .string(Timestamp.string(order.creationTime)), "lastUpdatedTime": timestamp,
-            "status": .string(order.status), "totalAuthorizedAmount": money(order.totalAuthorizedMinorUnits),
-            "totalCapturedAmount": money(order.totalCapturedMinorUnits),
-            "totalRefundedAmount": money(order.totalRefundedMinorUnits), "totalDisbursedAmount": money(0),
-            "authenticationStatus": .string("AUTHENTICATION_NOT_IN_EFFECT"), "certainty": .string("FINAL"),
-        ]
-        if let walletProvider = order.walletProvider { orderJSON["walletProvider"] = .string(walletProvider) }
-        if let reference = order.reference { orderJSON["reference"] = .string(reference) }
+        var orderJSON = order.jsonFields(orderId: orderId, lastUpdatedTime: time)
+        orderJSON["authenticationStatus"] = .string("AUTHENTICATION_NOT_IN_EFFECT")
+        orderJSON["certainty"] = .string("FINAL")
 
         var transaction: [String: JSONValue] = [
             "id": .string(transactionId), "type": .string(transactionType),

@@ -50,15 +50,17 @@ final class SQLiteTransactionStore: TransactionStore {
             return rows.first.map { row in
                 StoredOrder(
                     version: row[11].integer ?? 0,
-                    currency: row[0].text ?? "",
-                    amountMinorUnits: row[1].integer ?? 0,
-                    status: row[2].text ?? "",
-                    totalAuthorizedMinorUnits: row[5].integer ?? 0,
-                    totalCapturedMinorUnits: row[6].integer ?? 0,
-                    totalRefundedMinorUnits: row[7].integer ?? 0,
-                    walletProvider: row[8].text,
-                    reference: row[9].text,
-                    creationTime: Date(milliseconds: row[3].integer ?? 0),
+                    state: OrderState(
+                        amountMinorUnits: row[1].integer ?? 0,
+                        currency: row[0].text ?? "",
+                        status: row[2].text ?? "",
+                        totalAuthorizedMinorUnits: row[5].integer ?? 0,
+                        totalCapturedMinorUnits: row[6].integer ?? 0,
+                        totalRefundedMinorUnits: row[7].integer ?? 0,
+                        walletProvider: row[8].text,
+                        reference: row[9].text,
+                        creationTime: Date(milliseconds: row[3].integer ?? 0)
+                    ),
                     lastUpdatedTime: Date(milliseconds: row[10].integer ?? 0),
                     hasSuccessfulInitialTransaction: row[4].integer == 1
                 )

@@ -38,15 +38,7 @@ struct TransactionSummary: Sendable, Hashable {
 struct StoredOrder: Sendable, Hashable {
     /// Increases with every recorded transaction: a write based on an older read is refused.
     var version: Int64
-    var currency: String
-    var amountMinorUnits: Int64
-    var status: String
-    var totalAuthorizedMinorUnits: Int64
-    var totalCapturedMinorUnits: Int64
-    var totalRefundedMinorUnits: Int64
-    var walletProvider: String?
-    var reference: String?
-    var creationTime: Date
+    var state: OrderState
     var lastUpdatedTime: Date
     /// An AUTHORIZE or PAY on this order has succeeded: no other initial transaction may follow.
     var hasSuccessfulInitialTransaction: Bool
