@@ -99,22 +99,6 @@ struct OrderOperationProcessor: Sendable {
             expectedOrderVersion: order.version,
             order: state
         )
-        switch try await store.record(record) {
-        case .recorded:
-            logger.info(
-                "transaction processed",
-                metadata: [
-                    "merchant": "\(merchantId)", "order": "\(context.orderId)", "transaction": "\(context.transactionId)",
-                    "operation": "\(plan.type)", "gatewayCode": "\(outcome.gatewayCode)",
-                ]
-            )
-            return body
-        case .duplicateTransaction(let stored):
-            return try PaymentProcessor.retry(stored, context)
-        case .orderChanged:
-            throw GatewayError.lockFailure
-        case .applePayReplay, .orderAlreadySucceeded:
-            throw GatewayError.lockFailure  // cannot happen for follow-on transactions
-        }
+        return try await store.commit(record, context, logger: logger)
     }
 }

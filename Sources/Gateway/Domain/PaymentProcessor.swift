@@ -81,26 +81,7 @@ struct PaymentProcessor: Sendable {
             expectedOrderVersion: existingOrder?.version,
             order: order
         )
-        switch try await store.record(record) {
-        case .recorded:
-            logger.info(
-                "transaction processed",
-                metadata: [
-                    "merchant": "\(context.merchant.id)", "order": "\(context.orderId)",
-                    "transaction": "\(context.transactionId)", "operation": "\(request.operation.rawValue)",
-                    "gatewayCode": "\(outcome.gatewayCode)", "card": "\(card.maskedNumber)",
-                ]
-            )
-            return body
-        case .duplicateTransaction(let stored):
-            return try Self.retry(stored, context)
-        case .applePayReplay:
-            throw Self.replayed
-        case .orderAlreadySucceeded:
-            throw Self.orderAlreadySucceeded
-        case .orderChanged:
-            throw GatewayError.lockFailure
-        }
+        return try await store.commit(record, context, logger: logger, card: card.maskedNumber)
     }
 
     /// An identical request gets the stored response; anything else under the same ids is refused.
