@@ -28,9 +28,7 @@ struct GatewayRoutes: Sendable {
     }
 
     private func putTransaction(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
-        let version = try Self.version(context)
-        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
-        let orderId = try Self.identifier(context, "orderId", field: "order.id")
+        let (version, merchant, orderId) = try orderPath(request, context)
         let transactionId = try Self.identifier(context, "transactionId", field: "transaction.id")
         var request = request
         let body: [UInt8]
@@ -67,9 +65,7 @@ struct GatewayRoutes: Sendable {
 
     /// The transaction's response as it was returned when it was processed.
     private func getTransaction(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
-        _ = try Self.version(context)
-        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
-        let orderId = try Self.identifier(context, "orderId", field: "order.id")
+        let (_, merchant, orderId) = try orderPath(request, context)
         let transactionId = try Self.identifier(context, "transactionId", field: "transaction.id")
         guard
             let stored = try await processor.store.transaction(
@@ -82,9 +78,7 @@ struct GatewayRoutes: Sendable {
     }
 
     private func getOrder(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
-        _ = try Self.version(context)
-        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
-        let orderId = try Self.identifier(context, "orderId", field: "order.id")
+        let (_, merchant, orderId) = try orderPath(request, context)
         guard let order = try await processor.store.order(merchantId: merchant.id, orderId: orderId) else {
             throw GatewayError.notFound("No order '\(orderId)'")
         }
@@ -98,6 +92,19 @@ struct GatewayRoutes: Sendable {
                 transactions: transactions.map(\.responseBody)
             )
         )
+    }
+
+    /// What every order path starts with: the API version, the authenticated merchant (who must
+    /// be the one in the path) and the order id.
+    private func orderPath(
+        _ request: Request,
+        _ context: GatewayRequestContext
+    ) throws(GatewayError)
+        -> (version: String, merchant: Merchant, orderId: String)
+    {
+        let version = try Self.version(context)
+        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        return (version, merchant, try Self.identifier(context, "orderId", field: "order.id"))
     }
 
     private static func version(_ context: GatewayRequestContext) throws(GatewayError) -> String {
