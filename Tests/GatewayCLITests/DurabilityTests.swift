@@ -11,34 +11,6 @@ import FoundationNetworking
 /// byte for byte.
 @Suite("Durability")
 struct DurabilityTests {
-    final class Server {
-        let process = Process()
-        let port: Int
-
-        init(store: URL) async throws {
-            process.executableURL = Gateway.executable
-            process.arguments = ["serve", "--port", "0"]
-            process.currentDirectoryURL = ServeCommandTests.packageRoot
-            process.environment = ["GATEWAY_STORE_URL": "sqlite://\(store.path)"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            guard let line = await ServeCommandTests.startLine(from: output.fileHandleForReading),
-                let port = line.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) })
-            else { throw CocoaError(.fileReadUnknown) }
-            self.port = port
-            // Keep reading the log, so a chatty server never blocks on a full pipe.
-            output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
-        }
-
-        func url(_ path: String) -> URL { Self.url(port: port, path) }
-
-        static func url(port: Int, _ path: String) -> URL {
-            URL(string: "http://127.0.0.1:\(port)/api/rest/version/100\(path)")!
-        }
-    }
-
     /// The responses clients received a 201 for, by order id.
     final class Acknowledgements: Sendable {
         private let bodies = Mutex<[String: Data]>([:])
@@ -53,7 +25,7 @@ struct DurabilityTests {
     @Test("every acknowledged transaction survives SIGKILL during a burst of writes")
     func killDuringBurst() async throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("durability-\(UUID().uuidString).sqlite")
-        let server = try await Server(store: store)
+        let server = try await RunningGateway(store: store)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 16
         configuration.timeoutIntervalForRequest = 5
@@ -69,7 +41,7 @@ struct DurabilityTests {
                 group.addTask {
                     for index in stride(from: client, to: requests, by: 16) {
                         var request = URLRequest(
-                            url: Server.url(port: port, "/merchant/TESTMERCHANT/order/burst-\(index)/transaction/1")
+                            url: RunningGateway.url(port: port, "/merchant/TESTMERCHANT/order/burst-\(index)/transaction/1")
                         )
                         request.httpMethod = "PUT"
                         request.setValue(Self.authorization, forHTTPHeaderField: "Authorization")
@@ -100,7 +72,7 @@ struct DurabilityTests {
         #expect(seen.count >= 60)
         #expect(seen.count < requests, "the kill should have cut the burst short")
 
-        let restarted = try await Server(store: store)
+        let restarted = try await RunningGateway(store: store)
         defer { restarted.process.terminate() }
         for (order, body) in seen {
             var request = URLRequest(url: restarted.url("/merchant/TESTMERCHANT/order/\(order)/transaction/1"))

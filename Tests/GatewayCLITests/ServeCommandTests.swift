@@ -14,21 +14,11 @@ struct ServeCommandTests {
     @Test("starts in sandbox mode with the embedded defaults and takes a payment")
     func serveWithDefaults() async throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).sqlite")
-        let process = Process()
-        process.executableURL = Gateway.executable
-        process.arguments = ["serve", "--port", "0"]
-        process.currentDirectoryURL = Self.packageRoot
-        process.environment = ["GATEWAY_STORE_URL": "sqlite://\(store.path)", "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        defer { process.terminate() }
-
-        let line = try #require(await Self.startLine(from: output.fileHandleForReading))
-        #expect(line.contains("sandbox mode"))
-        #expect(line.contains("TESTMERCHANT"))
-        let port = try #require(line.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) })
+        let server = try await RunningGateway(store: store)
+        defer { server.process.terminate() }
+        #expect(server.startLine.contains("sandbox mode"))
+        #expect(server.startLine.contains("TESTMERCHANT"))
+        let port = server.port
 
         let base = "http://127.0.0.1:\(port)/api/rest/version/100"
         let (information, _) = try await URLSession.shared.data(from: URL(string: "\(base)/information")!)
@@ -65,20 +55,5 @@ struct ServeCommandTests {
         let bad = try Gateway.run(["check-config", "--config", file.path], directory: Self.packageRoot)
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("merchant.A.apiPasswords"))
-    }
-
-    /// Reads output until the gateway says where it listens (or 20 seconds pass).
-    static func startLine(from handle: FileHandle) async -> String? {
-        let deadline = Date().addingTimeInterval(20)
-        var text = ""
-        while Date() < deadline {
-            let chunk = handle.availableData
-            if chunk.isEmpty { try? await Task.sleep(for: .milliseconds(50)) }
-            text += String(decoding: chunk, as: UTF8.self)
-            if let line = text.split(separator: "\n").first(where: { $0.contains("listening on http://") }) {
-                return String(line)
-            }
-        }
-        return nil
     }
 }
