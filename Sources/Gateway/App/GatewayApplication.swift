@@ -42,12 +42,7 @@ struct GatewayServices: Sendable {
             signingTimeWindow: configuration.signingTimeWindow,
             clock: clock
         )
-        self.store =
-            try store
-            ?? SQLiteTransactionStore(
-                path: configuration.sqlitePath,
-                replayRetention: configuration.signingTimeWindow + 3600
-            )
+        self.store = try store ?? configuration.openStore()
     }
 }
 
