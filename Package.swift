@@ -60,6 +60,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "ApplePayToken",
+                "ApplePaySandbox",
                 "CSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Configuration", package: "swift-configuration"),

@@ -1,7 +1,16 @@
+import ApplePayToken
 import Crypto
 import Foundation
 import X509
 import _CryptoExtras
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension SandboxAuthority {
     /// The PEM files an authority lives in; keys are PKCS#8.
@@ -85,11 +94,21 @@ extension SandboxAuthority {
     }
 
     /// Loads the authority in `directory`, or generates one and writes it there on first use.
+    ///
+    /// Replicas may start together on a shared directory: a new authority is written beside the
+    /// directory and moved into place with one rename, so every process sees all the files of one
+    /// authority or none, and the first to finish wins.
     public static func loadOrCreate(at directory: URL) throws -> SandboxAuthority {
-        if FileManager.default.fileExists(atPath: directory.appending(path: FileName.root).path) {
-            return try load(from: directory)
-        }
+        let root = directory.appending(path: FileName.root).path
+        if FileManager.default.fileExists(atPath: root) { return try load(from: directory) }
         let authority = try generate()
+        let staging = directory.deletingLastPathComponent()
+            .appending(path: ".\(directory.lastPathComponent).\(Hex.encode(Bytes.random(count: 8)))")
+        try authority.write(to: staging)
+        if rename(staging.path, directory.path) == 0 { return authority }
+        try? FileManager.default.removeItem(at: staging)
+        if FileManager.default.fileExists(atPath: root) { return try load(from: directory) }
+        // The directory exists and cannot be replaced (a mount point, say): write into it.
         try authority.write(to: directory)
         return authority
     }

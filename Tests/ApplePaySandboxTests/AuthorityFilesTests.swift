@@ -2,6 +2,7 @@ import ApplePaySandbox
 import ApplePayToken
 import Foundation
 import Testing
+import X509
 
 @Suite("The authority on disk")
 struct AuthorityFilesTests {
@@ -79,6 +80,21 @@ struct AuthorityFilesTests {
         let again = try SandboxAuthority.loadOrCreate(at: nested)
         #expect(again.root == created.root)
         #expect(again.rsaLeaf == created.rsaLeaf)
+    }
+
+    @Test("replicas creating the authority at once all end up with the same one")
+    func concurrentCreation() async throws {
+        let directory = makeTemporaryDirectoryURL()
+        defer { removeTemporaryDirectory(directory) }
+        let shared = directory.appending(path: "sandbox-ca")
+        let roots = try await withThrowingTaskGroup(of: Certificate.self) { group in
+            for _ in 0..<4 { group.addTask { try SandboxAuthority.loadOrCreate(at: shared).root } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let onDisk = try SandboxAuthority.load(from: shared).root
+        #expect(roots.count == 4)
+        #expect(roots.allSatisfy { $0 == onDisk }, "a process kept an authority that lost the race")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["sandbox-ca"])
     }
 
     @Test("a key file from another authority is reported, not silently used")

@@ -11,7 +11,10 @@ final class RunningGateway {
         process.executableURL = Gateway.executable
         process.arguments = ["serve", "--port", "0"]
         process.currentDirectoryURL = ServeCommandTests.packageRoot
-        process.environment = ["GATEWAY_STORE_URL": "sqlite://\(store.path)"]
+        process.environment = [
+            "GATEWAY_STORE_URL": "sqlite://\(store.path)",
+            "GATEWAY_SANDBOX_AUTHORITY_DIRECTORY": store.deletingLastPathComponent().appending(path: "sandbox-authority").path,
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

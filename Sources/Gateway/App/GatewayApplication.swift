@@ -1,3 +1,4 @@
+import ApplePaySandbox
 import ApplePayToken
 import Foundation
 import Hummingbird
@@ -10,6 +11,8 @@ struct GatewayServices: Sendable {
     var merchants: [String: Merchant]
     var store: any TransactionStore
     var decryptor: ApplePayTokenDecryptor
+    /// Present in sandbox mode only: mints tokens its own decryptor trusts.
+    var sandboxIssuer: SandboxTokenIssuer?
     var clock: @Sendable () -> Date
 
     /// Loads keys and trust roots and opens the store.
@@ -37,12 +40,37 @@ struct GatewayServices: Sendable {
                 throw ConfigurationError(key: key, problem: "is not a certificate: \(error.reason)")
             }
         }
+        if configuration.mode == .sandbox {
+            let issuer = try Self.sandboxIssuer(directory: configuration.sandboxAuthorityDirectory)
+            roots = roots.adding([issuer.authority.root])
+            sandboxIssuer = issuer
+        }
         self.decryptor = ApplePayTokenDecryptor(
             trustRoots: roots,
             signingTimeWindow: configuration.signingTimeWindow,
             clock: clock
         )
         self.store = try store ?? configuration.openStore()
+    }
+
+    /// The sandbox authority, generated on first use and kept, so tokens minted yesterday verify today.
+    private static func sandboxIssuer(directory: String) throws -> SandboxTokenIssuer {
+        do {
+            let authority = try SandboxAuthority.loadOrCreate(at: URL(fileURLWithPath: directory))
+            return SandboxTokenIssuer(authority: authority, directory: directory)
+        } catch {
+            throw ConfigurationError(key: "sandbox.authorityDirectory", problem: "cannot be used: \(error)")
+        }
+    }
+}
+
+extension GatewayServices {
+    /// Which roots Apple Pay signatures may chain to, as the start-up line says it.
+    var trustDescription: String {
+        var trusted = ["Apple Root CA - G3"]
+        if let sandboxIssuer { trusted.append("the sandbox root in \(sandboxIssuer.directory)") }
+        if !configuration.trustRootPaths.isEmpty { trusted.append("\(configuration.trustRootPaths.count) configured root(s)") }
+        return "trusting " + (trusted.count == 1 ? "Apple Root CA - G3 alone" : trusted.joined(separator: ", "))
     }
 }
 
@@ -64,17 +92,18 @@ func buildRouter(_ services: GatewayServices) -> Router<GatewayRequestContext> {
         orderOperations: OrderOperationProcessor(store: services.store, locks: locks, clock: services.clock)
     )
     routes.register(on: router)
+    if let issuer = services.sandboxIssuer {
+        SandboxRoutes(authentication: routes.authentication, issuer: issuer, clock: services.clock).register(on: router)
+    }
     return router
 }
 
 /// The HTTP server, ready to run.
 func buildApplication(_ services: GatewayServices, logger: Logger) -> some ApplicationProtocol {
     let configuration = services.configuration
-    let roots = services.decryptor.trustRoots.certificates.count - 1
     let startLine =
         "Apple Pay gateway in \(configuration.mode.rawValue) mode, merchants: "
-        + services.merchants.keys.sorted().joined(separator: ", ")
-        + "; trusting Apple Root CA - G3\(roots > 0 ? " and \(roots) configured root(s)" : " only")"
+        + services.merchants.keys.sorted().joined(separator: ", ") + "; " + services.trustDescription
     return Application(
         router: buildRouter(services),
         configuration: ApplicationConfiguration(

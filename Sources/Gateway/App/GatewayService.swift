@@ -35,6 +35,28 @@ public enum GatewayService {
             + "\(identities) Apple Pay identit\(identities == 1 ? "y" : "ies"), store \(configuration.storeURL)"
     }
 
+    /// A sandbox token for one of the configured merchants: the paymentData JSON text.
+    /// Opens no store; needs sandbox mode, whose gateway is the only one that trusts such tokens.
+    public static func mintToken(
+        _ overrides: Overrides,
+        merchantId: String,
+        options: SandboxTokenOptions
+    ) async throws -> String {
+        let configuration = try await loadConfiguration(overrides)
+        let services = try GatewayServices(configuration: configuration, store: NoStore())
+        guard let issuer = services.sandboxIssuer else {
+            throw ConfigurationError(key: "mode", problem: "is production: only a sandbox-mode gateway mints and trusts sandbox tokens")
+        }
+        guard let merchant = services.merchants[merchantId] else {
+            throw ConfigurationError(key: "merchants", problem: "does not list \(merchantId)")
+        }
+        do {
+            return try issuer.mint(options, for: merchant, now: services.clock()).paymentToken
+        } catch {
+            throw SandboxTokenOptionsError(field: error.field, explanation: error.explanation)
+        }
+    }
+
     static func loadConfiguration(
         _ overrides: Overrides,
         environment: [String: String] = ProcessInfo.processInfo.environment
@@ -62,4 +84,11 @@ private struct NoStore: TransactionStore {
     func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary] { [] }
     func isApplePayTransactionUsed(_ applePayTransactionId: String) async throws -> Bool { false }
     func record(_ record: TransactionRecord) async throws -> RecordOutcome { .recorded }
+}
+
+/// A mint option the command line got wrong, named by its JSON field (the flag is the same name in kebab case).
+public struct SandboxTokenOptionsError: Error, CustomStringConvertible {
+    public let field: String?
+    public let explanation: String
+    public var description: String { field.map { "\($0): \(explanation)" } ?? explanation }
 }

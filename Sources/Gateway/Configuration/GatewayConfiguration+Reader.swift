@@ -28,6 +28,13 @@ extension GatewayConfiguration {
             signingTimeWindow = TimeInterval(window)
         }
         trustRootPaths = try values.stringArray("applePay.trustRoots") ?? []
+        guard mode == .sandbox || trustRootPaths.isEmpty else {
+            throw ConfigurationError(
+                key: "applePay.trustRoots",
+                problem: "is for sandbox mode only: production trusts Apple Root CA - G3 alone"
+            )
+        }
+        sandboxAuthorityDirectory = try values.string("sandbox.authorityDirectory") ?? sandboxAuthorityDirectory
         let merchantIds = try values.stringArray("merchants") ?? []
         guard !merchantIds.isEmpty else {
             throw ConfigurationError(key: "merchants", problem: "must list at least one merchant id")

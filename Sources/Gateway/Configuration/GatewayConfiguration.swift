@@ -9,11 +9,12 @@ import Foundation
 /// | --- | --- | --- |
 /// | `server.host` | string | `127.0.0.1` |
 /// | `server.port` | int | `8080` |
-/// | `mode` | `sandbox` or `production` | `sandbox` |
+/// | `mode` | `sandbox` or `production` | `production` with a `--config` file, `sandbox` without |
 /// | `store.url` | `sqlite:///absolute/path`, `sqlite://relative/path` | `sqlite://data/gateway.sqlite` |
 /// | `log.level` | trace, debug, info, notice, warning, error, critical | `info` |
 /// | `applePay.signingTimeWindowSeconds` | int | `300` |
-/// | `applePay.trustRoots` | string array of PEM/DER paths, trusted besides Apple Root CA - G3 | none |
+/// | `applePay.trustRoots` | string array of PEM/DER paths, trusted besides Apple Root CA - G3; sandbox mode only | none |
+/// | `sandbox.authorityDirectory` | directory of the sandbox CA, created on first use; sandbox mode only | `data/sandbox-authority` |
 /// | `merchants` | string array of merchant ids | sandbox: `TESTMERCHANT` |
 /// | `merchant.<ID>.apiPasswords` | string array, 1 or 2 (rotation), 32 hex characters, secret | |
 /// | `merchant.<ID>.applePay.identities` | string array of identity names | none |
@@ -45,11 +46,14 @@ struct GatewayConfiguration: Sendable {
 
     var host = "127.0.0.1"
     var port = 8080
-    var mode = Mode.sandbox
+    /// Production unless said otherwise: a sandbox gateway trusts the sandbox root, which anyone can mint with.
+    var mode = Mode.production
     var storeURL = "sqlite://data/gateway.sqlite"
     var logLevel = "info"
     var signingTimeWindow: TimeInterval = 300
     var trustRootPaths: [String] = []
+    /// The sandbox certificate authority whose root a sandbox-mode gateway trusts besides Apple's.
+    var sandboxAuthorityDirectory = "data/sandbox-authority"
     var merchants: [MerchantSettings] = []
 
     /// The SQLite file the store URL names.

@@ -30,18 +30,7 @@ struct GatewayRoutes: Sendable {
     private func putTransaction(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let (version, merchant, orderId) = try orderPath(request, context)
         let transactionId = try Self.identifier(context, "transactionId", field: "transaction.id")
-        var request = request
-        let body: [UInt8]
-        do {
-            body = Array(buffer: try await request.collectBody(upTo: context.maxUploadSize))
-        } catch {
-            throw GatewayError(
-                status: .contentTooLarge,
-                cause: .invalidRequest,
-                explanation: "The request body is larger than \(context.maxUploadSize) bytes"
-            )
-        }
-        let reader = try RequestReader(body: body, shape: .transactionRequest)
+        let reader = try RequestReader(body: try await Self.body(of: request, context), shape: .transactionRequest)
         let operation = try reader.requiredText("apiOperation")
         let transaction = PaymentProcessor.Context(
             merchant: merchant,
@@ -128,6 +117,20 @@ struct GatewayRoutes: Sendable {
             throw GatewayError.invalidValue(field, value, "Identifiers are 1 to 40 printable ASCII characters")
         }
         return value
+    }
+
+    /// The whole request body, refused beyond the context's upload limit.
+    static func body(of request: Request, _ context: GatewayRequestContext) async throws -> [UInt8] {
+        var request = request
+        do {
+            return Array(buffer: try await request.collectBody(upTo: context.maxUploadSize))
+        } catch {
+            throw GatewayError(
+                status: .contentTooLarge,
+                cause: .invalidRequest,
+                explanation: "The request body is larger than \(context.maxUploadSize) bytes"
+            )
+        }
     }
 
     static func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {

@@ -10,8 +10,8 @@ import Testing
 
 @testable import Gateway
 
-/// A gateway as `gateway serve` builds it, on a temporary SQLite file, trusting a sandbox
-/// authority whose minter makes real tokens for TESTMERCHANT's sandbox identities.
+/// A gateway as `gateway serve` builds it in sandbox mode, on a temporary SQLite file and a
+/// sandbox authority directory, whose minter makes real tokens for TESTMERCHANT's identities.
 struct TestGateway: Sendable {
     static let merchantId = "TESTMERCHANT"
     static let password = "00112233445566778899aabbccddeeff"
@@ -30,13 +30,15 @@ struct TestGateway: Sendable {
         let directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let rootPath = directory.appendingPathComponent("sandbox-root.pem").path
-        try Self.authority.root.serializeAsPEM().pemString.write(toFile: rootPath, atomically: true, encoding: .utf8)
+        // The gateway loads the authority from its directory, as `gateway serve` does.
+        let authorityDirectory = directory.appendingPathComponent("sandbox-authority")
+        try Self.authority.write(to: authorityDirectory)
         self.directory = directory
         var configuration = GatewayConfiguration()
+        configuration.mode = .sandbox
         configuration.storeURL = "sqlite://\(directory.appendingPathComponent("gateway.sqlite").path)"
         configuration.signingTimeWindow = signingTimeWindow
-        configuration.trustRootPaths = [rootPath]
+        configuration.sandboxAuthorityDirectory = authorityDirectory.path
         configuration.merchants = [
             .init(
                 id: Self.merchantId,
