@@ -90,11 +90,17 @@ enum Gateway {
         return products.appendingPathComponent("gateway")
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil, directory: URL? = nil) throws -> Result {
+    static func run(
+        _ arguments: [String],
+        stdin: Data? = nil,
+        directory: URL? = nil,
+        environment: [String: String]? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

@@ -7,14 +7,19 @@ final class RunningGateway {
     let port: Int
     let startLine: String
 
-    init(store: URL) async throws {
+    /// The sandbox authority named after the store, so parallel tests never share one.
+    static func sandboxAuthority(beside store: URL) -> URL {
+        URL(fileURLWithPath: store.path + ".sandbox-authority")
+    }
+
+    init(store: URL, arguments: [String] = [], environment: [String: String] = [:]) async throws {
         process.executableURL = Gateway.executable
-        process.arguments = ["serve", "--port", "0"]
+        process.arguments = ["serve", "--port", "0"] + arguments
         process.currentDirectoryURL = ServeCommandTests.packageRoot
         process.environment = [
             "GATEWAY_STORE_URL": "sqlite://\(store.path)",
-            "GATEWAY_SANDBOX_AUTHORITY_DIRECTORY": store.deletingLastPathComponent().appending(path: "sandbox-authority").path,
-        ]
+            "GATEWAY_SANDBOX_AUTHORITY_DIRECTORY": Self.sandboxAuthority(beside: store).path,
+        ].merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -26,7 +26,7 @@ struct TestGateway: Sendable {
     let directory: URL
     let services: GatewayServices
 
-    init(signingTimeWindow: TimeInterval = 300, directory: URL? = nil) throws {
+    init(signingTimeWindow: TimeInterval = 300, directory: URL? = nil, mode: GatewayConfiguration.Mode = .sandbox) throws {
         let directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -35,7 +35,7 @@ struct TestGateway: Sendable {
         try Self.authority.write(to: authorityDirectory)
         self.directory = directory
         var configuration = GatewayConfiguration()
-        configuration.mode = .sandbox
+        configuration.mode = mode
         configuration.storeURL = "sqlite://\(directory.appendingPathComponent("gateway.sqlite").path)"
         configuration.signingTimeWindow = signingTimeWindow
         configuration.sandboxAuthorityDirectory = authorityDirectory.path
