@@ -2,6 +2,7 @@ import ApplePaySandbox
 import ApplePayToken
 import Crypto
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import Testing
 
@@ -136,6 +137,23 @@ struct SandboxTokenEndpointTests {
             #expect(exchange.string("result") == "ERROR")
             #expect(exchange.string("error.field") == field, "\(exchange.body)")
             #expect(exchange.string("error.validationType") == validationType)
+        }
+    }
+
+    @Test("other methods are 405 with Allow, here and on the MPGS paths")
+    func methodNotAllowed() async throws {
+        try await gateway.application.test(.router) { client in
+            for (path, method, allow) in [
+                (Self.mintPath, HTTPRequest.Method.get, "POST"),
+                (Self.mintPath, .delete, "POST"),
+                (TestGateway.path(order: "o", transaction: "t"), .delete, "PUT, GET"),
+                ("/api/rest/version/100/information", .post, "GET"),
+            ] {
+                try await client.execute(uri: path, method: method) { response in
+                    #expect(response.status == .methodNotAllowed, "\(method) \(path)")
+                    #expect(response.headers[.allow] == allow)
+                }
+            }
         }
     }
 

@@ -24,10 +24,13 @@ struct GatewayError: Error, HTTPResponseError, Sendable {
     var field: String?
     var validationType: ValidationType?
     var supportCode: String?
+    /// For 405: the methods the resource takes.
+    var allow: String?
 
     var headers: HTTPFields {
         var headers: HTTPFields = [.contentType: "application/json;charset=UTF-8"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Basic realm=\"gateway\"" }
+        if let allow { headers[.allow] = allow }
         return headers
     }
 

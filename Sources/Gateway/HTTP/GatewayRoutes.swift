@@ -25,6 +25,9 @@ struct GatewayRoutes: Sendable {
         router.get("\(base)/merchant/:merchantId/order/:orderId") { request, context in
             try await getOrder(request, context)
         }
+        router.refuseMethods(except: [.get], on: "\(base)/information")
+        router.refuseMethods(except: [.put, .get], on: "\(base)/merchant/:merchantId/order/:orderId/transaction/:transactionId")
+        router.refuseMethods(except: [.get], on: "\(base)/merchant/:merchantId/order/:orderId")
     }
 
     private func putTransaction(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {

@@ -15,9 +15,11 @@ struct SandboxRoutes: Sendable {
     )
 
     func register(on router: Router<GatewayRequestContext>) {
-        router.post("/sandbox/merchant/:merchantId/applepay/token") { request, context in
+        let path: RouterPath = "/sandbox/merchant/:merchantId/applepay/token"
+        router.post(path) { request, context in
             try await mintToken(request, context)
         }
+        router.refuseMethods(except: [.post], on: path)
     }
 
     private func mintToken(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
