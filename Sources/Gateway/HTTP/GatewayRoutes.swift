@@ -7,6 +7,8 @@ struct GatewayRoutes: Sendable {
     let authentication: MerchantAuthentication
     let processor: PaymentProcessor
     let orderOperations: OrderOperationProcessor
+    let maxBodyBytes: Int
+    let metrics: GatewayMetrics
 
     static let versions = 39...100
 
@@ -17,7 +19,12 @@ struct GatewayRoutes: Sendable {
             return Self.json(.ok, .object(["status": .string("OPERATING")]))
         }
         router.put("\(base)/merchant/:merchantId/order/:orderId/transaction/:transactionId") { request, context in
-            try await putTransaction(request, context)
+            do {
+                return try await putTransaction(request, context)
+            } catch let error as GatewayError {
+                if let code = error.tokenFailureCode { metrics.tokenFailure(code: code) }
+                throw error
+            }
         }
         router.get("\(base)/merchant/:merchantId/order/:orderId/transaction/:transactionId") { request, context in
             try await getTransaction(request, context)
@@ -33,12 +40,12 @@ struct GatewayRoutes: Sendable {
         var request = request
         let body: [UInt8]
         do {
-            body = Array(buffer: try await request.collectBody(upTo: context.maxUploadSize))
+            body = Array(buffer: try await request.collectBody(upTo: maxBodyBytes))
         } catch {
             throw GatewayError(
                 status: .contentTooLarge,
                 cause: .invalidRequest,
-                explanation: "The request body is larger than \(context.maxUploadSize) bytes"
+                explanation: "The request body is larger than \(maxBodyBytes) bytes"
             )
         }
         let reader = try RequestReader(body: body, shape: .transactionRequest)
