@@ -33,6 +33,20 @@ struct OperationsEndpointsTests {
         }
     }
 
+    @Test("the operations paths answer any method but GET with 405 and Allow: GET", arguments: ["/healthz", "/readyz", "/metrics"])
+    func otherMethods(path: String) async throws {
+        let gateway = try TestGateway()
+        try await gateway.application.test(.live) { client in
+            for method in [HTTPRequest.Method.post, .delete, HTTPRequest.Method("QUERY")!] {
+                let allow = try await client.execute(uri: path, method: method) { response in
+                    #expect(response.status == .methodNotAllowed)
+                    return response.headers[.allow]
+                }
+                #expect(allow == "GET")
+            }
+        }
+    }
+
     @Test("metrics count requests by route template, transactions by gateway code, token failures by code")
     func metricsAfterTraffic() async throws {
         let gateway = try TestGateway()

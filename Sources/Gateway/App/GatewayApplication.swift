@@ -58,6 +58,7 @@ func buildRouter(_ services: GatewayServices) -> Router<GatewayRequestContext> {
         RequestLogMiddleware()
         RequestMetricsMiddleware(metrics: services.metrics)
         MPGSErrorMiddleware()
+        OperationsMethodMiddleware()
     }
     HealthRoutes(
         store: services.store,

@@ -44,3 +44,20 @@ struct HealthRoutes: Sendable {
         }
     }
 }
+
+/// The operations paths serve GET only; any other method, whatever its name, gets 405 with
+/// `Allow: GET` rather than the router's "not found".
+struct OperationsMethodMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var paths: Set<String> { ["/healthz", "/readyz", "/metrics"] }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method != .get, Self.paths.contains(request.uri.path) else { return try await next(request, context) }
+        var response = try GatewayError(
+            status: .methodNotAllowed,
+            cause: .invalidRequest,
+            explanation: "Method not allowed on this resource"
+        ).response(from: request, context: context)
+        response.headers[.allow] = "GET"
+        return response
+    }
+}
