@@ -38,6 +38,21 @@ struct ServerLimitsTests {
         #expect(!fits.receive(timeout: .seconds(5)).text.hasPrefix("HTTP/1.1 413"))
     }
 
+    @Test("a client sending Expect: 100-continue gets 100 Continue at once, then its response")
+    func expectContinue() async throws {
+        let server = try await RunningGateway(store: Self.store())
+        defer { server.process.terminate() }
+        let body =
+            #"{"apiOperation":"PAY","order":{"amount":"1.00","currency":"USD"},"sourceOfFunds":{"type":"CARD","provided":{"card":{"number":"5123450000000008","expiry":{"month":"1","year":"39"}}}}}"#
+        let request = Self.put(order: "expect", body: body)
+        let head = request.replacingOccurrences(of: "\r\n\r\n" + body, with: "\r\nExpect: 100-continue\r\n\r\n")
+        let connection = try RawConnection(port: server.port)
+        connection.send(head)
+        #expect(connection.receive(timeout: .milliseconds(500)).text.hasPrefix("HTTP/1.1 100 Continue"))
+        connection.send(body)
+        #expect(connection.receive(timeout: .seconds(5)).text.hasPrefix("HTTP/1.1 201"))
+    }
+
     @Test("a connection that sends nothing is closed after server.idleTimeoutSeconds")
     func idleTimeout() async throws {
         let server = try await RunningGateway(store: Self.store(), environment: ["GATEWAY_SERVER_IDLE_TIMEOUT_SECONDS": "1"])

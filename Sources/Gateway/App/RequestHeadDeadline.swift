@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -94,8 +95,8 @@ final class RequestBytesWatcher: ChannelInboundHandler, RemovableChannelHandler 
     }
 }
 
-/// After the HTTP decoder: a complete head stops the clock; the end of the response readies it
-/// for the next request on the connection.
+/// After the HTTP decoder: a complete head stops the clock (and answers `Expect: 100-continue`);
+/// the end of the response readies it for the next request on the connection.
 final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -106,7 +107,14 @@ final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     init(_ deadline: RequestHeadDeadline) { self.deadline = deadline }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) { deadline.headArrived() }
+        if case .head(let head) = unwrapInboundIn(data) {
+            deadline.headArrived()
+            // Clients that wait for "100 Continue" before sending a body (FoundationNetworking's
+            // URLSession waits for ever) get it at once: the body is read whatever it holds.
+            if head.headerFields[.expect]?.lowercased() == "100-continue" {
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+            }
+        }
         context.fireChannelRead(data)
     }
 
