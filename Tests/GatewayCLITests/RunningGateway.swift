@@ -1,11 +1,13 @@
 import Foundation
+import Synchronization
 
 /// `gateway serve --port 0` started from the repository root on a given store, as the README
-/// runs it; `port` is read from its start-up line.
+/// runs it; `port` is read from its start-up line. Everything it writes is kept in `output`.
 final class RunningGateway {
-    let process = Process()
+    let process: Process
     let port: Int
     let startLine: String
+    private let captured: OutputCapture
 
     /// The sandbox authority named after the store, so parallel tests never share one.
     static func sandboxAuthority(beside store: URL) -> URL {
@@ -13,6 +15,7 @@ final class RunningGateway {
     }
 
     init(store: URL, arguments: [String] = [], environment: [String: String] = [:]) async throws {
+        let process = Process()
         process.executableURL = Gateway.executable
         process.arguments = ["serve", "--port", "0"] + arguments
         process.currentDirectoryURL = ServeCommandTests.packageRoot
@@ -24,17 +27,25 @@ final class RunningGateway {
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        guard let line = await Self.startLine(from: output.fileHandleForReading),
-            let port = line.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) })
+        let captured = OutputCapture()
+        guard let line = await Self.startLine(from: output.fileHandleForReading, into: captured),
+            let port = Self.port(in: line)
         else {
             process.terminate()
             throw CocoaError(.fileReadUnknown)
         }
+        self.process = process
         self.port = port
         self.startLine = line
+        self.captured = captured
         // Keep reading the log, so a chatty server never blocks on a full pipe.
-        output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+        output.fileHandleForReading.readabilityHandler = { [captured] handle in
+            captured.append(handle.availableData)
+        }
     }
+
+    /// What the server has written to stdout and stderr so far.
+    var output: String { captured.text }
 
     func url(_ path: String) -> URL { Self.url(port: port, path) }
 
@@ -42,13 +53,31 @@ final class RunningGateway {
         URL(string: "http://127.0.0.1:\(port)/api/rest/version/100\(path)")!
     }
 
+    /// Sends the signal and waits (at most `timeout`) for the process to exit; then the rest of
+    /// its output has been read.
+    func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(30)) async -> Bool {
+        kill(process.processIdentifier, signal)
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        try? await Task.sleep(for: .milliseconds(200))  // the last lines still in the pipe
+        return !process.isRunning
+    }
+
+    /// The port in "listening on http://host:PORT", in a text or JSON log line.
+    private static func port(in line: String) -> Int? {
+        guard let range = line.range(of: "listening on http://") else { return nil }
+        let address = line[range.upperBound...].prefix { $0 != "\"" && $0 != " " }
+        return address.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) }
+    }
+
     /// Reads output until the gateway says where it listens (or 20 seconds pass).
-    private static func startLine(from handle: FileHandle) async -> String? {
+    private static func startLine(from handle: FileHandle, into captured: OutputCapture) async -> String? {
         let deadline = Date().addingTimeInterval(20)
         var text = ""
         while Date() < deadline {
             let chunk = handle.availableData
             if chunk.isEmpty { try? await Task.sleep(for: .milliseconds(50)) }
+            captured.append(chunk)
             text += String(decoding: chunk, as: UTF8.self)
             if let line = text.split(separator: "\n").first(where: { $0.contains("listening on http://") }) {
                 return String(line)
@@ -56,4 +85,11 @@ final class RunningGateway {
         }
         return nil
     }
+}
+
+/// Bytes read from the server's output, shared with the pipe's reading handler.
+final class OutputCapture: Sendable {
+    private let data = Mutex(Data())
+    func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
+    var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
 }

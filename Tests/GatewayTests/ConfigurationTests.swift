@@ -33,6 +33,24 @@ struct ConfigurationTests {
         #expect(configuration.merchants[0].apiPasswords == ["00112233445566778899aabbccddeeff"])
         #expect(configuration.merchants[0].identities.map(\.name) == ["ec", "rsa"])
         #expect(try configuration.sqlitePath == "data/gateway.sqlite")
+        #expect(configuration.logFormat == .json)
+        #expect(configuration.limits.maxBodyBytes == 65536)
+        #expect(configuration.limits.maxConnections == 1024)
+    }
+
+    @Test("log format and server limits come from the environment")
+    func limitsFromEnvironment() async throws {
+        let configuration = try await load(environment: [
+            "GATEWAY_LOG_FORMAT": "text", "GATEWAY_SERVER_MAX_BODY_BYTES": "2048",
+            "GATEWAY_SERVER_HEADER_TIMEOUT_SECONDS": "3", "GATEWAY_SERVER_IDLE_TIMEOUT_SECONDS": "7",
+            "GATEWAY_SERVER_MAX_CONNECTIONS": "5", "GATEWAY_SERVER_SHUTDOWN_GRACE_PERIOD_SECONDS": "9",
+        ])
+        #expect(configuration.logFormat == .text)
+        #expect(configuration.limits.maxBodyBytes == 2048)
+        #expect(configuration.limits.headerTimeoutSeconds == 3)
+        #expect(configuration.limits.idleTimeoutSeconds == 7)
+        #expect(configuration.limits.maxConnections == 5)
+        #expect(configuration.limits.shutdownGracePeriodSeconds == 9)
     }
 
     @Test("environment variables and flags override the file")
@@ -75,6 +93,30 @@ struct ConfigurationTests {
             (
                 #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"], "simulator": {"amountMatching": "sometimes"}}}}"#,
                 "merchant.A.simulator.amountMatching"
+            ),
+            (
+                #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]}}, "log": {"format": "xml"}}"#,
+                "log.format"
+            ),
+            (
+                #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]}}, "server": {"maxBodyBytes": 10}}"#,
+                "server.maxBodyBytes"
+            ),
+            (
+                #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]}}, "server": {"headerTimeoutSeconds": 0}}"#,
+                "server.headerTimeoutSeconds"
+            ),
+            (
+                #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]}}, "server": {"idleTimeoutSeconds": -1}}"#,
+                "server.idleTimeoutSeconds"
+            ),
+            (
+                #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]}}, "server": {"maxConnections": 0}}"#,
+                "server.maxConnections"
+            ),
+            (
+                #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]}}, "server": {"shutdownGracePeriodSeconds": 1000}}"#,
+                "server.shutdownGracePeriodSeconds"
             ),
         ]
     )

@@ -2,7 +2,9 @@ import ApplePaySandbox
 import ApplePayToken
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 
 /// What the service runs on, assembled once from the configuration. Tests build it the same way
 /// with a fixed clock and a temporary store.
@@ -14,6 +16,8 @@ struct GatewayServices: Sendable {
     /// Present in sandbox mode only: mints tokens its own decryptor trusts.
     var sandboxIssuer: SandboxTokenIssuer?
     var clock: @Sendable () -> Date
+    /// This gateway's own registry: tests build many gateways in one process.
+    var metrics = GatewayMetrics()
 
     /// Loads keys and trust roots and opens the store.
     init(
@@ -50,7 +54,7 @@ struct GatewayServices: Sendable {
             signingTimeWindow: configuration.signingTimeWindow,
             clock: clock
         )
-        self.store = try store ?? configuration.openStore()
+        self.store = TimedTransactionStore(base: try store ?? configuration.openStore(), metrics: metrics)
     }
 
     /// The sandbox authority, generated on first use and kept, so tokens minted yesterday verify today.
@@ -77,9 +81,19 @@ extension GatewayServices {
 /// The router with every route and the MPGS error handling.
 func buildRouter(_ services: GatewayServices) -> Router<GatewayRequestContext> {
     let router = Router(context: GatewayRequestContext.self)
+    // Outermost first: the log line and the metrics see the final status of every request.
     router.addMiddleware {
+        RequestLogMiddleware()
+        RequestMetricsMiddleware(metrics: services.metrics)
         MPGSErrorMiddleware()
     }
+    HealthRoutes(
+        store: services.store,
+        merchants: services.merchants,
+        configuredIdentities: services.configuration.merchants.map(\.identities.count).reduce(0, +),
+        metrics: services.metrics,
+        decryptor: services.decryptor
+    ).register(on: router)
     let locks = OrderLocks()
     let routes = GatewayRoutes(
         authentication: MerchantAuthentication(merchants: services.merchants),
@@ -87,13 +101,26 @@ func buildRouter(_ services: GatewayServices) -> Router<GatewayRequestContext> {
             store: services.store,
             decryptor: services.decryptor,
             locks: locks,
-            clock: services.clock
+            clock: services.clock,
+            metrics: services.metrics
         ),
-        orderOperations: OrderOperationProcessor(store: services.store, locks: locks, clock: services.clock)
+        orderOperations: OrderOperationProcessor(
+            store: services.store,
+            locks: locks,
+            clock: services.clock,
+            metrics: services.metrics
+        ),
+        maxBodyBytes: services.configuration.limits.maxBodyBytes,
+        metrics: services.metrics
     )
     routes.register(on: router)
     if let issuer = services.sandboxIssuer {
-        SandboxRoutes(authentication: routes.authentication, issuer: issuer, clock: services.clock).register(on: router)
+        SandboxRoutes(
+            authentication: routes.authentication,
+            issuer: issuer,
+            maxBodyBytes: services.configuration.limits.maxBodyBytes,
+            clock: services.clock
+        ).register(on: router)
     }
     return router
 }
@@ -104,11 +131,22 @@ func buildApplication(_ services: GatewayServices, logger: Logger) -> some Appli
     let startLine =
         "Apple Pay gateway in \(configuration.mode.rawValue) mode, merchants: "
         + services.merchants.keys.sorted().joined(separator: ", ") + "; " + services.trustDescription
+    let limits = configuration.limits
     return Application(
         router: buildRouter(services),
+        server: HTTPServerBuilder { responder in
+            HeadDeadlineHTTP1Channel(
+                responder: responder,
+                headTimeout: .seconds(Int64(limits.headerTimeoutSeconds)),
+                idleTimeout: .seconds(Int64(limits.idleTimeoutSeconds))
+            )
+        },
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port),
-            serverName: "applepay-gateway"
+            serverName: "applepay-gateway",
+            // At the accept level: past the cap the server stops accepting, and new connections
+            // wait in the kernel's backlog until one closes (no connection is accepted and dropped).
+            availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)
         ),
         onServerRunning: { channel in
             logger.notice("\(startLine); listening on http://\(configuration.host):\(channel.localAddress?.port ?? configuration.port)")

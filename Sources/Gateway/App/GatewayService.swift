@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// The entry points the `gateway` command calls.
 public enum GatewayService {
@@ -17,13 +18,37 @@ public enum GatewayService {
         }
     }
 
-    /// Runs the server until SIGINT/SIGTERM.
+    /// Runs the server until SIGINT/SIGTERM. On either signal it stops accepting connections, lets
+    /// the requests in flight finish (for at most `server.shutdownGracePeriodSeconds`, then they
+    /// are cancelled), and closes the store.
     public static func serve(_ overrides: Overrides) async throws {
         let configuration = try await loadConfiguration(overrides)
-        var logger = Logger(label: "gateway")
-        logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
+        let logger = makeLogger(configuration)
         let services = try GatewayServices(configuration: configuration)
-        try await buildApplication(services, logger: logger).runService()
+        var group = ServiceGroupConfiguration(
+            services: [
+                .init(service: StoreClosingService(store: services.store, logger: logger)),
+                .init(service: buildApplication(services, logger: logger)),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        group.maximumGracefulShutdownDuration = .seconds(configuration.limits.shutdownGracePeriodSeconds)
+        try await ServiceGroup(configuration: group).run()
+        logger.notice("shutdown complete")
+    }
+
+    /// The service's logger, in the configured format and level. Built here rather than through
+    /// the process-wide `LoggingSystem.bootstrap`, which may run once only: every logger the
+    /// service uses (Hummingbird's per-request ones included) derives from this one.
+    static func makeLogger(_ configuration: GatewayConfiguration) -> Logger {
+        var logger =
+            switch configuration.logFormat {
+            case .json: Logger(label: "gateway") { JSONLogHandler(label: $0) }
+            case .text: Logger(label: "gateway") { StreamLogHandler.standardOutput(label: $0) }
+            }
+        logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
+        return logger
     }
 
     /// Validates the configuration and its key material without serving; returns a summary.

@@ -21,6 +21,13 @@ extension GatewayConfiguration {
         guard levels.contains(logLevel) else {
             throw ConfigurationError(key: "log.level", problem: "must be one of \(levels.joined(separator: ", "))")
         }
+        if let formatText = try values.string("log.format") {
+            guard let parsed = LogFormat(rawValue: formatText) else {
+                throw ConfigurationError(key: "log.format", problem: "must be json or text (got \(formatText))")
+            }
+            logFormat = parsed
+        }
+        limits = try Self.limits(values)
         if let window = try values.int("applePay.signingTimeWindowSeconds") {
             guard (1...86_400).contains(window) else {
                 throw ConfigurationError(key: "applePay.signingTimeWindowSeconds", problem: "must be 1-86400")
@@ -40,6 +47,23 @@ extension GatewayConfiguration {
             throw ConfigurationError(key: "merchants", problem: "must list at least one merchant id")
         }
         merchants = try merchantIds.map { id throws(ConfigurationError) in try Self.merchant(id, values) }
+    }
+
+    private static func limits(_ values: ConfigValues) throws(ConfigurationError) -> ServerLimits {
+        var limits = ServerLimits()
+        func read(_ key: String, _ range: ClosedRange<Int>, _ value: inout Int) throws(ConfigurationError) {
+            guard let read = try values.int(key) else { return }
+            guard range.contains(read) else {
+                throw ConfigurationError(key: key, problem: "must be \(range.lowerBound)-\(range.upperBound)")
+            }
+            value = read
+        }
+        try read("server.maxBodyBytes", 1024...1_048_576, &limits.maxBodyBytes)
+        try read("server.headerTimeoutSeconds", 1...300, &limits.headerTimeoutSeconds)
+        try read("server.idleTimeoutSeconds", 1...3600, &limits.idleTimeoutSeconds)
+        try read("server.maxConnections", 1...100_000, &limits.maxConnections)
+        try read("server.shutdownGracePeriodSeconds", 0...300, &limits.shutdownGracePeriodSeconds)
+        return limits
     }
 
     private static func merchant(_ id: String, _ values: ConfigValues) throws(ConfigurationError) -> MerchantSettings {

@@ -12,6 +12,12 @@ import Foundation
 /// | `mode` | `sandbox` or `production` | `production` with a `--config` file, `sandbox` without |
 /// | `store.url` | `sqlite:///absolute/path`, `sqlite://relative/path` | `sqlite://data/gateway.sqlite` |
 /// | `log.level` | trace, debug, info, notice, warning, error, critical | `info` |
+/// | `log.format` | `json` (one object per line on stdout) or `text` | `json` |
+/// | `server.maxBodyBytes` | int, 1024-1048576: larger request bodies get 413 | `65536` |
+/// | `server.headerTimeoutSeconds` | int, 1-300: from a request's first byte to its complete head | `10` |
+/// | `server.idleTimeoutSeconds` | int, 1-3600: a connection with no request data for this long is closed | `60` |
+/// | `server.maxConnections` | int, 1-100000: connections open at once; more wait in the backlog | `1024` |
+/// | `server.shutdownGracePeriodSeconds` | int, 0-300: how long SIGTERM waits for requests in flight | `25` |
 /// | `applePay.signingTimeWindowSeconds` | int | `300` |
 /// | `applePay.trustRoots` | string array of PEM/DER paths, trusted besides Apple Root CA - G3; sandbox mode only | none |
 /// | `sandbox.authorityDirectory` | directory of the sandbox CA, created on first use; sandbox mode only | `data/sandbox-authority` |
@@ -27,6 +33,20 @@ struct GatewayConfiguration: Sendable {
     enum Mode: String, Sendable {
         case sandbox
         case production
+    }
+
+    enum LogFormat: String, Sendable {
+        case json
+        case text
+    }
+
+    /// What one client may take of the server: body size, time, connections.
+    struct ServerLimits: Sendable {
+        var maxBodyBytes = 64 * 1024
+        var headerTimeoutSeconds = 10
+        var idleTimeoutSeconds = 60
+        var maxConnections = 1024
+        var shutdownGracePeriodSeconds = 25
     }
 
     struct MerchantSettings: Sendable {
@@ -50,6 +70,8 @@ struct GatewayConfiguration: Sendable {
     var mode = Mode.production
     var storeURL = "sqlite://data/gateway.sqlite"
     var logLevel = "info"
+    var logFormat = LogFormat.json
+    var limits = ServerLimits()
     var signingTimeWindow: TimeInterval = 300
     var trustRootPaths: [String] = []
     /// The sandbox certificate authority whose root a sandbox-mode gateway trusts besides Apple's.

@@ -8,6 +8,7 @@ struct OrderOperationProcessor: Sendable {
     let store: any TransactionStore
     let locks: OrderLocks
     let clock: @Sendable () -> Date
+    let metrics: GatewayMetrics
 
     func process(_ request: FollowOnRequest, _ context: PaymentProcessor.Context, logger: Logger) async throws -> [UInt8] {
         try await locks.withLock("\(context.merchant.id)\u{0}\(context.orderId)") {
@@ -99,6 +100,6 @@ struct OrderOperationProcessor: Sendable {
             expectedOrderVersion: order.version,
             order: state
         )
-        return try await store.commit(record, context, logger: logger)
+        return try await store.commit(record, context, logger: logger, metrics: metrics)
     }
 }

@@ -1,5 +1,6 @@
 import ApplePayToken
 import Crypto
+import Dispatch
 import Foundation
 import Logging
 
@@ -10,6 +11,7 @@ struct PaymentProcessor: Sendable {
     let decryptor: ApplePayTokenDecryptor
     let locks: OrderLocks
     let clock: @Sendable () -> Date
+    let metrics: GatewayMetrics
 
     struct Context: Sendable {
         var merchant: Merchant
@@ -81,7 +83,7 @@ struct PaymentProcessor: Sendable {
             expectedOrderVersion: existingOrder?.version,
             order: order
         )
-        return try await store.commit(record, context, logger: logger, card: card.maskedNumber)
+        return try await store.commit(record, context, logger: logger, metrics: metrics, card: card.maskedNumber)
     }
 
     /// An identical request gets the stored response; anything else under the same ids is refused.
@@ -172,9 +174,13 @@ struct PaymentProcessor: Sendable {
     }
 
     private func decrypt(_ token: PaymentToken, _ context: Context) async throws(GatewayError) -> DecryptedPaymentToken {
+        let start = DispatchTime.now().uptimeNanoseconds
         do {
-            return try await decryptor.decrypt(token, using: context.merchant.keyRing)
+            let decrypted = try await decryptor.decrypt(token, using: context.merchant.keyRing)
+            metrics.tokenDecrypt(succeeded: true, nanoseconds: elapsedNanoseconds(since: start))
+            return decrypted
         } catch {
+            metrics.tokenDecrypt(succeeded: false, nanoseconds: elapsedNanoseconds(since: start))
             throw GatewayError.invalid(Self.tokenField, "Apple Pay token rejected: \(error.code): \(error.reason)")
         }
     }

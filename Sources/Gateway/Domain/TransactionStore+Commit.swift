@@ -7,6 +7,7 @@ extension TransactionStore {
         _ record: TransactionRecord,
         _ context: PaymentProcessor.Context,
         logger: Logger,
+        metrics: GatewayMetrics,
         card: String? = nil
     )
         async throws -> [UInt8]
@@ -14,12 +15,14 @@ extension TransactionStore {
         switch try await self.record(record) {
         case .recorded:
             var metadata: Logger.Metadata = [
-                "merchant": "\(record.merchantId)", "order": "\(record.orderId)",
-                "transaction": "\(record.transactionId)", "operation": "\(record.transactionType)",
-                "gatewayCode": "\(record.gatewayCode)",
+                "merchant": "\(record.merchantId)", "orderId": "\(record.orderId)",
+                "transactionId": "\(record.transactionId)", "operation": "\(record.operation)",
+                "transactionType": "\(record.transactionType)", "gatewayCode": "\(record.gatewayCode)",
+                "result": "\(record.result)",
             ]
             if let card { metadata["card"] = "\(card)" }  // masked 6+4 only
             logger.info("transaction processed", metadata: metadata)
+            metrics.transaction(operation: record.operation, gatewayCode: record.gatewayCode)
             return record.responseBody
         case .duplicateTransaction(let stored):
             return try PaymentProcessor.retry(stored, context)

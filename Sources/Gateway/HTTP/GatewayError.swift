@@ -42,6 +42,15 @@ struct GatewayError: Error, HTTPResponseError, Sendable {
         return .object(["result": .string("ERROR"), "error": .object(error)])
     }
 
+    /// For a rejected Apple Pay token, its code (a library code such as `SIGNATURE_INVALID`, or
+    /// `REPLAYED`, `AMOUNT_MISMATCH`, ...): every rejection says "Apple Pay token rejected: CODE: why".
+    var tokenFailureCode: String? {
+        let prefix = "Apple Pay token rejected: "
+        guard explanation.hasPrefix(prefix) else { return nil }
+        let code = explanation.dropFirst(prefix.count).prefix { $0 != ":" }
+        return code.allSatisfy { $0.isUppercase || $0 == "_" } && !code.isEmpty ? String(code) : "OTHER"
+    }
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
         Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized())))
     }

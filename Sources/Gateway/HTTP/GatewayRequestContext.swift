@@ -1,7 +1,7 @@
 import Hummingbird
 
-/// The request context of every route: Hummingbird's basics, with a body cap that fits MPGS
-/// requests (a token is about 4 KB) and leaves no room for abuse.
+/// The request context of every route: Hummingbird's basics. The transaction route reads its
+/// body up to `server.maxBodyBytes`; this cap bounds Hummingbird's own decoding helpers, unused today.
 struct GatewayRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
 

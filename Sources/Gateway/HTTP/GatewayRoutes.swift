@@ -7,6 +7,8 @@ struct GatewayRoutes: Sendable {
     let authentication: MerchantAuthentication
     let processor: PaymentProcessor
     let orderOperations: OrderOperationProcessor
+    let maxBodyBytes: Int
+    let metrics: GatewayMetrics
 
     static let versions = 39...100
 
@@ -17,7 +19,12 @@ struct GatewayRoutes: Sendable {
             return Self.json(.ok, .object(["status": .string("OPERATING")]))
         }
         router.put("\(base)/merchant/:merchantId/order/:orderId/transaction/:transactionId") { request, context in
-            try await putTransaction(request, context)
+            do {
+                return try await putTransaction(request, context)
+            } catch let error as GatewayError {
+                if let code = error.tokenFailureCode { metrics.tokenFailure(code: code) }
+                throw error
+            }
         }
         router.get("\(base)/merchant/:merchantId/order/:orderId/transaction/:transactionId") { request, context in
             try await getTransaction(request, context)
@@ -33,7 +40,10 @@ struct GatewayRoutes: Sendable {
     private func putTransaction(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let (version, merchant, orderId) = try orderPath(request, context)
         let transactionId = try Self.identifier(context, "transactionId", field: "transaction.id")
-        let reader = try RequestReader(body: try await Self.body(of: request, context), shape: .transactionRequest)
+        let reader = try RequestReader(
+            body: try await Self.body(of: request, limit: maxBodyBytes),
+            shape: .transactionRequest
+        )
         let operation = try reader.requiredText("apiOperation")
         let transaction = PaymentProcessor.Context(
             merchant: merchant,
@@ -122,16 +132,16 @@ struct GatewayRoutes: Sendable {
         return value
     }
 
-    /// The whole request body, refused beyond the context's upload limit.
-    static func body(of request: Request, _ context: GatewayRequestContext) async throws -> [UInt8] {
+    /// The whole request body, refused beyond `server.maxBodyBytes`.
+    static func body(of request: Request, limit: Int) async throws -> [UInt8] {
         var request = request
         do {
-            return Array(buffer: try await request.collectBody(upTo: context.maxUploadSize))
+            return Array(buffer: try await request.collectBody(upTo: limit))
         } catch {
             throw GatewayError(
                 status: .contentTooLarge,
                 cause: .invalidRequest,
-                explanation: "The request body is larger than \(context.maxUploadSize) bytes"
+                explanation: "The request body is larger than \(limit) bytes"
             )
         }
     }

@@ -8,6 +8,7 @@ import Hummingbird
 struct SandboxRoutes: Sendable {
     let authentication: MerchantAuthentication
     let issuer: SandboxTokenIssuer
+    let maxBodyBytes: Int
     let clock: @Sendable () -> Date
 
     static let tokenRequestShape = FieldShape.object(
@@ -24,7 +25,7 @@ struct SandboxRoutes: Sendable {
 
     private func mintToken(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
-        let reader = try RequestReader(body: try await GatewayRoutes.body(of: request, context), shape: Self.tokenRequestShape)
+        let reader = try RequestReader(body: try await GatewayRoutes.body(of: request, limit: maxBodyBytes), shape: Self.tokenRequestShape)
         var options = SandboxTokenOptions()
         for field in SandboxTokenOptions.fields { options[keyPath: field.value] = reader.text(field.name) }
         let minted = try issuer.mint(options, for: merchant, now: clock())

@@ -14,6 +14,7 @@ final class SQLiteConnection {
     private let handle: OpaquePointer
     /// Prepared statements by SQL text: the gateway runs the same few statements over and over.
     private var statements: [String: OpaquePointer] = [:]
+    private var isClosed = false
 
     init(path: String) throws {
         var handle: OpaquePointer?
@@ -29,11 +30,20 @@ final class SQLiteConnection {
     }
 
     deinit {
+        close()
+    }
+
+    /// Finalizes the statements and closes the database; every later call fails with SQLITE_MISUSE.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
         for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
         sqlite3_close_v2(handle)
     }
 
     func execute(_ sql: String) throws {
+        guard !isClosed else { throw Self.closedFailure }
         let status = sqlite3_exec(handle, sql, nil, nil, nil)
         guard status == SQLITE_OK else { throw failure(status) }
     }
@@ -70,6 +80,7 @@ final class SQLiteConnection {
     }
 
     private func prepared(_ sql: String) throws -> OpaquePointer {
+        guard !isClosed else { throw Self.closedFailure }
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
@@ -102,6 +113,8 @@ final class SQLiteConnection {
         default: return .null
         }
     }
+
+    private static let closedFailure = Failure(code: SQLITE_MISUSE, message: "the connection is closed")
 
     private func failure(_ status: Int32) -> Failure {
         Failure(code: status, message: String(cString: sqlite3_errmsg(handle)))

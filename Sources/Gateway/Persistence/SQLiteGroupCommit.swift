@@ -1,3 +1,4 @@
+import CSQLite
 import Dispatch
 import Foundation
 import Synchronization
@@ -14,6 +15,7 @@ final class SQLiteGroupCommit: Sendable {
         var committing = false
         /// Record time of the last pruning of old replay records.
         var lastPrune: Int64?
+        var closed = false
     }
 
     // Used only on `queue`, never concurrently.
@@ -35,12 +37,30 @@ final class SQLiteGroupCommit: Sendable {
     func submit(_ record: TransactionRecord) async throws -> RecordOutcome {
         try await withCheckedThrowingContinuation { continuation in
             let startCommitter = state.withLock { state in
+                guard !state.closed else {
+                    continuation.resume(throwing: SQLiteConnection.Failure(code: SQLITE_MISUSE, message: "the store is closed"))
+                    return false
+                }
                 state.pending.append((record, continuation))
                 guard !state.committing else { return false }
                 state.committing = true
                 return true
             }
             if startCommitter { queue.async { self.commitUntilIdle() } }
+        }
+    }
+
+    /// Refuses new records, lets the commits already queued finish, folds the write-ahead log
+    /// into the database file and closes the connection.
+    func close() async {
+        state.withLock { $0.closed = true }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            // The queue is serial: this runs after every commit that was already scheduled.
+            queue.async {
+                try? self.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self.connection.close()
+                continuation.resume()
+            }
         }
     }
 

@@ -103,6 +103,21 @@ final class SQLiteTransactionStore: TransactionStore {
         try await writer.submit(record)
     }
 
+    func checkReachable() async throws {
+        try await run { connection in _ = try connection.query("SELECT 1 FROM orders LIMIT 1") }
+    }
+
+    /// Closes the reader, then lets the writer finish its queued commits and close.
+    func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            readQueue.async {
+                self.reader.close()
+                continuation.resume()
+            }
+        }
+        await writer.close()
+    }
+
     static func storedTransaction(
         _ connection: SQLiteConnection,
         _ merchantId: String,

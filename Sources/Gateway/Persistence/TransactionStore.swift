@@ -17,6 +17,20 @@ protocol TransactionStore: Sendable {
 
     /// Writes the order, the transaction and the replay record in one database transaction.
     func record(_ record: TransactionRecord) async throws -> RecordOutcome
+
+    /// Throws unless the store answers a read now (readiness).
+    func checkReachable() async throws
+
+    /// Finishes the writes already accepted and releases the database; later calls fail.
+    func close() async
+}
+
+extension TransactionStore {
+    func checkReachable() async throws {
+        _ = try await isApplePayTransactionUsed("")
+    }
+
+    func close() async {}
 }
 
 struct StoredTransaction: Sendable, Hashable {

@@ -65,6 +65,11 @@ struct TestGateway: Sendable {
         buildApplication(services, logger: Logger(label: "test"))
     }
 
+    /// The application logging through `logger` (for example into a ``LogCollector``).
+    func application(logger: Logger) -> some ApplicationProtocol {
+        buildApplication(services, logger: logger)
+    }
+
     /// A real token for TESTMERCHANT's EC (or RSA) identity.
     static func mintToken(
         amountMinorUnits: Int64,

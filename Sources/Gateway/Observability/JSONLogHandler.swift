@@ -1,0 +1,109 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// swift-log's handler for machines: one JSON object per line, with `timestamp` (UTC, ISO 8601
+/// with milliseconds), `level`, `message`, `label` and every metadata value as a top-level string.
+///
+/// What is logged is chosen where it is logged (masked card numbers only, never headers,
+/// tokens, keys or cryptograms); as a last guard any run of 13 or more digits, which could be a
+/// card number, is masked to its first six and last four digits before it is written.
+struct JSONLogHandler: LogHandler {
+    /// Where finished lines go; each call gets one whole line, newline included.
+    typealias Sink = @Sendable (String) -> Void
+
+    let label: String
+    let sink: Sink
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+
+    init(label: String, sink: @escaping Sink = JSONLogHandler.standardOutput) {
+        self.label = label
+        self.sink = sink
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var fields = metadata
+        if let provided = metadataProvider?.get() { fields.merge(provided) { $1 } }
+        if let extra = event.metadata { fields.merge(extra) { $1 } }
+        var line = "{\"timestamp\":\"\(Self.timestamp())\",\"level\":\"\(event.level.rawValue)\""
+        line += ",\"message\":" + Self.quoted(Self.maskCardNumbers("\(event.message)"))
+        line += ",\"label\":" + Self.quoted(label)
+        for key in fields.keys.sorted() where !["timestamp", "level", "message", "label"].contains(key) {
+            line += "," + Self.quoted(key) + ":" + Self.quoted(Self.maskCardNumbers("\(fields[key]!)"))
+        }
+        sink(line + "}\n")
+    }
+
+    private static let writeLock = Mutex(())
+
+    /// One write per line, under a lock, so lines from concurrent requests never interleave.
+    static let standardOutput: Sink = { line in
+        writeLock.withLock { _ in
+            var bytes = Array(line.utf8)
+            bytes.withUnsafeMutableBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written <= 0 { break }
+                    offset += written
+                }
+            }
+        }
+    }
+
+    static func timestamp(_ date: Date = Date()) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// A JSON string literal; `/` is left as it is so URLs stay readable.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                result +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// Masks every run of 13 or more ASCII digits to its first six and last four.
+    static func maskCardNumbers(_ text: String) -> String {
+        guard text.utf8.count >= 13 else { return text }
+        var result = ""
+        var digits = ""
+        func flush() {
+            if digits.count >= 13 {
+                result += digits.prefix(6) + String(repeating: "x", count: digits.count - 10) + digits.suffix(4)
+            } else {
+                result += digits
+            }
+            digits = ""
+        }
+        for character in text {
+            if character.isASCII, character.isNumber {
+                digits.append(character)
+            } else {
+                flush()
+                result.append(character)
+            }
+        }
+        flush()
+        return result
+    }
+}

@@ -1,0 +1,61 @@
+import Dispatch
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Gives every request an id (the client's `X-Request-ID` when it is well formed, else a new
+/// one), puts it on the request's logger and the response, and logs one line per request: method,
+/// route template, status, duration, and the merchant, order and transaction ids from the path.
+/// Headers and bodies are never logged.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var requestIdHeader: HTTPField.Name { HTTPField.Name("X-Request-ID")! }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let requestId = Self.requestId(from: request.headers[Self.requestIdHeader])
+        var context = context
+        context.logger[metadataKey: "hb.request.id"] = nil
+        context.logger[metadataKey: "requestId"] = .string(requestId)
+        do {
+            var response = try await next(request, context)
+            response.headers[Self.requestIdHeader] = requestId
+            log(request, context, status: response.status.code, start: start)
+            return response
+        } catch {
+            log(request, context, status: (error as? any HTTPResponseError)?.status.code ?? 500, start: start)
+            throw error
+        }
+    }
+
+    private func log(_ request: Request, _ context: Context, status: Int, start: UInt64) {
+        let route = context.routeTemplate
+        var metadata: Logger.Metadata = [
+            "method": "\(request.method.rawValue)", "route": "\(route)", "status": "\(status)",
+            "durationMs": "\(Double(elapsedNanoseconds(since: start) / 1000) / 1000)",
+        ]
+        for (parameter, key) in [("merchantId", "merchant"), ("orderId", "orderId"), ("transactionId", "transactionId")] {
+            if let value = context.parameters.get(parameter) { metadata[key] = "\(value.prefix(64))" }
+        }
+        // Probes and scrapes come every few seconds; they only show when debugging.
+        let level: Logger.Level = route.hasPrefix("/api/") || route == "unmatched" ? .info : .debug
+        context.logger.log(level: level, "request completed", metadata: metadata)
+    }
+
+    /// The client's id when it is 1 to 64 letters, digits, `.`, `_` or `-`; otherwise a new UUID.
+    static func requestId(from header: String?) -> String {
+        if let header, (1...64).contains(header.utf8.count),
+            header.utf8.allSatisfy({ $0.isASCIILetterOrDigit || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
+        {
+            return header
+        }
+        return UUID().uuidString.lowercased()
+    }
+}
+
+extension UInt8 {
+    fileprivate var isASCIILetterOrDigit: Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
+    }
+}

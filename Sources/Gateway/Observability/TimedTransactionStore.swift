@@ -1,0 +1,43 @@
+import Dispatch
+
+/// A store that records how long each call to the store it wraps takes, by operation.
+struct TimedTransactionStore: TransactionStore {
+    let base: any TransactionStore
+    let metrics: GatewayMetrics
+
+    func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction? {
+        try await timed("transaction") {
+            try await base.transaction(merchantId: merchantId, orderId: orderId, transactionId: transactionId)
+        }
+    }
+
+    func order(merchantId: String, orderId: String) async throws -> StoredOrder? {
+        try await timed("order") { try await base.order(merchantId: merchantId, orderId: orderId) }
+    }
+
+    func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary] {
+        try await timed("transactions") { try await base.transactions(merchantId: merchantId, orderId: orderId) }
+    }
+
+    func isApplePayTransactionUsed(_ applePayTransactionId: String) async throws -> Bool {
+        try await timed("replay_check") { try await base.isApplePayTransactionUsed(applePayTransactionId) }
+    }
+
+    func record(_ record: TransactionRecord) async throws -> RecordOutcome {
+        try await timed("record") { try await base.record(record) }
+    }
+
+    func checkReachable() async throws {
+        try await timed("ping") { try await base.checkReachable() }
+    }
+
+    func close() async {
+        await base.close()
+    }
+
+    private func timed<Value>(_ operation: String, _ body: () async throws -> Value) async throws -> Value {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { metrics.store(operation: operation, nanoseconds: elapsedNanoseconds(since: start)) }
+        return try await body()
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// SIGTERM, as an orchestrator sends it: the server stops accepting, lets requests in flight
+/// finish, closes the store and exits 0. No request is half done: each one either completed with
+/// the result that is stored, or was refused before it was processed.
+@Suite("Graceful shutdown")
+struct GracefulShutdownTests {
+    static let authorization = ServerLimitsTests.authorization
+
+    static func cardBody(_ amount: String) -> String {
+        #"{"apiOperation":"PAY","order":{"amount":"\#(amount)","currency":"USD"},"sourceOfFunds":{"type":"CARD","provided":{"card":{"number":"5123450000000008","expiry":{"month":"1","year":"39"}}}}}"#
+    }
+
+    static func stored(_ server: RunningGateway, order: String) async throws -> (status: Int, body: Data) {
+        var request = URLRequest(url: server.url("/merchant/TESTMERCHANT/order/\(order)/transaction/1"))
+        request.setValue(authorization, forHTTPHeaderField: "Authorization")
+        let (body, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, body)
+    }
+
+    @Test("a request in flight at SIGTERM completes and is stored; new connections are refused; exit 0")
+    func inFlightRequestCompletes() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("shutdown-\(UUID().uuidString).sqlite")
+        let server = try await RunningGateway(store: store)
+        let body = Self.cardBody("12.34")
+        let half = body.utf8.count / 2
+        let request = ServerLimitsTests.put(order: "in-flight", body: body)
+        let connection = try RawConnection(port: server.port)
+        connection.send(String(request.dropLast(body.count - half)))
+        try await Task.sleep(for: .seconds(1))  // the head is read: the request is in flight
+
+        kill(server.process.processIdentifier, SIGTERM)
+        // The listener closes promptly; the process stays up for the request in flight.
+        var refused = false
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !refused, ContinuousClock.now < deadline {
+            refused = (try? RawConnection(port: server.port)) == nil
+            if !refused { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(refused, "the listener should be closed")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.process.isRunning, "the server should wait for the request in flight")
+
+        connection.send(String(body.dropFirst(half)))
+        let response = connection.receive(timeout: .seconds(10)).text
+        #expect(response.hasPrefix("HTTP/1.1 201"))
+        #expect(await server.stop(timeout: .seconds(10)))
+        #expect(server.process.terminationReason == .exit)
+        #expect(server.process.terminationStatus == 0)
+        #expect(server.output.contains("store closed"))
+        #expect(server.output.contains("shutdown complete"))
+
+        let restarted = try await RunningGateway(store: store)
+        defer { restarted.process.terminate() }
+        let stored = try await Self.stored(restarted, order: "in-flight")
+        #expect(stored.status == 200)
+        #expect(response.hasSuffix(String(decoding: stored.body, as: UTF8.self)))
+    }
+
+    @Test("the drain is bounded: a request that never completes is cut off after the grace period")
+    func boundedDrain() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("shutdown-bounded-\(UUID().uuidString).sqlite")
+        let server = try await RunningGateway(store: store, environment: ["GATEWAY_SERVER_SHUTDOWN_GRACE_PERIOD_SECONDS": "1"])
+        let body = Self.cardBody("1.00")
+        let stuck = try RawConnection(port: server.port)
+        stuck.send(String(ServerLimitsTests.put(order: "stuck", body: body).dropLast(10)))  // the body never ends
+        try await Task.sleep(for: .seconds(1))
+        let start = ContinuousClock.now
+        #expect(await server.stop(timeout: .seconds(15)))
+        #expect(ContinuousClock.now - start < .seconds(6))
+        #expect(server.output.contains("store closed"))
+        #expect(stuck.receive(timeout: .seconds(1)).closed)
+    }
+
+    /// Per order: the body acknowledged with 201, or nil when the request failed.
+    final class Outcomes: Sendable {
+        private let results = Mutex<[String: Data?]>([:])
+        func set(_ order: String, _ body: Data?) { results.withLock { $0[order] = body } }
+        var acknowledged: Int { results.withLock { $0.values.filter { $0 != nil }.count } }
+        var all: [String: Data?] { results.withLock { $0 } }
+    }
+
+    @Test("SIGTERM during a burst: every request either completed with its stored result or was refused")
+    func burst() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("shutdown-burst-\(UUID().uuidString).sqlite")
+        let server = try await RunningGateway(store: store)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 16
+        configuration.timeoutIntervalForRequest = 10
+        let session = URLSession(configuration: configuration)
+        let outcomes = Outcomes()
+        let port = server.port
+        let pid = server.process.processIdentifier
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for client in 0..<16 {
+                group.addTask {
+                    // Each client sends until the server refuses it, and then once more.
+                    var refused = 0
+                    var index = client
+                    while refused < 2, index < 4000 {
+                        let order = "burst-\(index)"
+                        var request = URLRequest(url: RunningGateway.url(port: port, "/merchant/TESTMERCHANT/order/\(order)/transaction/1"))
+                        request.httpMethod = "PUT"
+                        request.setValue(Self.authorization, forHTTPHeaderField: "Authorization")
+                        request.httpBody = Data(Self.cardBody("\(index + 1).00").utf8)
+                        if let (body, response) = try? await session.data(for: request),
+                            (response as? HTTPURLResponse)?.statusCode == 201
+                        {
+                            outcomes.set(order, body)
+                        } else {
+                            outcomes.set(order, nil)
+                            refused += 1
+                        }
+                        index += 16
+                    }
+                }
+            }
+            group.addTask {
+                let deadline = ContinuousClock.now + .seconds(30)
+                while outcomes.acknowledged < 80, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(2))
+                }
+                kill(pid, SIGTERM)
+            }
+            try await group.waitForAll()
+        }
+        #expect(await server.stop(timeout: .seconds(30)))
+        #expect(server.process.terminationReason == .exit)
+        #expect(server.process.terminationStatus == 0)
+        #expect(server.output.contains("store closed"))
+
+        let all = outcomes.all
+        let acknowledged = all.compactMapValues { $0 }
+        #expect(acknowledged.count >= 80)
+        #expect(all.count > acknowledged.count, "the shutdown should have refused some requests")
+        let restarted = try await RunningGateway(store: store)
+        defer { restarted.process.terminate() }
+        for (order, body) in all {
+            let stored = try await Self.stored(restarted, order: order)
+            if let body {
+                #expect(stored.status == 200, "\(order) was acknowledged but is not stored")
+                #expect(stored.body == body, "\(order) is stored with another result than the client got")
+            } else {
+                #expect(stored.status == 404, "\(order) failed for the client but was processed")
+            }
+        }
+    }
+}
