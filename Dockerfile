@@ -56,13 +56,15 @@ COPY --from=build /staging/swift-backtrace-static /usr/local/libexec/swift-backt
 COPY Config/sandbox /app/Config/sandbox
 WORKDIR /app
 
-# Environment outranks the --config file: these three hold for every container (listen on all
-# interfaces, the port EXPOSEd below, the database on the volume). Override them with -e, not in
-# the file. Configuration otherwise comes from a file mounted at e.g. /etc/gateway/gateway.json
+# Environment outranks the --config file: these hold for every container (listen on all
+# interfaces, the port EXPOSEd below, everything written on the volume: the database, and in
+# sandbox mode the sandbox certificate authority). Override them with -e, not in the file.
+# Configuration otherwise comes from a file mounted at e.g. /etc/gateway/gateway.json
 # (`serve --config ...`), secrets from mounted files (/run/secrets/...) and GATEWAY_* variables.
 ENV GATEWAY_SERVER_HOST=0.0.0.0 \
     GATEWAY_SERVER_PORT=8080 \
     GATEWAY_STORE_URL=sqlite:///var/lib/gateway/gateway.sqlite \
+    GATEWAY_SANDBOX_AUTHORITY_DIRECTORY=/var/lib/gateway/sandbox-authority \
     SWIFT_BACKTRACE=enable=yes,sanitize=yes,threads=all,images=all,interactive=no,swift-backtrace=/usr/local/libexec/swift-backtrace-static
 
 # The SQLite database (with its WAL and shared-memory files) lives here; keep it on a volume.
