@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // The system libcrypto: RSA-OAEP at OpenSSL's speed, and PKCS#12 with legacy encryption.
@@ -65,6 +66,8 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             ]
         ),
         // The `gateway` command: subcommands grow with the service.
@@ -112,18 +115,24 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        // Starts throwaway PostgreSQL servers, so the store and replica tests need no setup.
+        .target(
+            name: "PostgresTestServer",
+            path: "Tests/PostgresTestServer"
+        ),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
                 "Gateway",
                 "ApplePaySandbox",
+                "PostgresTestServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "GatewayCLITests",
-            dependencies: ["GatewayCLI"]
+            dependencies: ["GatewayCLI", "PostgresTestServer", "ApplePaySandbox", "ApplePayToken"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -23,16 +23,20 @@ public enum GatewayService {
         var logger = Logger(label: "gateway")
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
         let services = try GatewayServices(configuration: configuration)
+        try await services.store.prepare()
         try await buildApplication(services, logger: logger).runService()
     }
 
     /// Validates the configuration and its key material without serving; returns a summary.
-    public static func checkConfiguration(_ overrides: Overrides) async throws -> String {
-        let configuration = try await loadConfiguration(overrides)
+    public static func checkConfiguration(
+        _ overrides: Overrides,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> String {
+        let configuration = try await loadConfiguration(overrides, environment: environment)
         let services = try GatewayServices(configuration: configuration, store: NoStore())
         let identities = services.merchants.values.map { $0.keyRing.identities.count }.reduce(0, +)
         return "configuration is valid: \(configuration.mode.rawValue) mode, \(services.merchants.count) merchant(s), "
-            + "\(identities) Apple Pay identit\(identities == 1 ? "y" : "ies"), store \(configuration.storeURL)"
+            + "\(identities) Apple Pay identit\(identities == 1 ? "y" : "ies"), store \(StoreLocation.redacted(configuration.storeURL))"
     }
 
     static func loadConfiguration(

@@ -10,7 +10,9 @@ import Foundation
 /// | `server.host` | string | `127.0.0.1` |
 /// | `server.port` | int | `8080` |
 /// | `mode` | `sandbox` or `production` | `sandbox` |
-/// | `store.url` | `sqlite:///absolute/path`, `sqlite://relative/path` | `sqlite://data/gateway.sqlite` |
+/// | `store.url` | `sqlite:///absolute/path`, `sqlite://relative/path`, `postgres://user[:password]@host[:port]/db` | `sqlite://data/gateway.sqlite` |
+/// | `store.maxConnections` | int 1-1000: PostgreSQL connections per replica | `10` |
+/// | `store.timeoutSeconds` | int 1-300: the longest a PostgreSQL operation (with its wait for a connection) may take | `5` |
 /// | `log.level` | trace, debug, info, notice, warning, error, critical | `info` |
 /// | `applePay.signingTimeWindowSeconds` | int | `300` |
 /// | `applePay.trustRoots` | string array of PEM/DER paths, trusted besides Apple Root CA - G3 | none |
@@ -47,19 +49,24 @@ struct GatewayConfiguration: Sendable {
     var port = 8080
     var mode = Mode.sandbox
     var storeURL = "sqlite://data/gateway.sqlite"
+    var storeMaxConnections = 10
+    var storeTimeout: Duration = .seconds(5)
     var logLevel = "info"
     var signingTimeWindow: TimeInterval = 300
     var trustRootPaths: [String] = []
     var merchants: [MerchantSettings] = []
 
+    /// The store the URL names.
+    var storeLocation: StoreLocation {
+        get throws(ConfigurationError) { try StoreLocation(url: storeURL) }
+    }
+
     /// The SQLite file the store URL names.
     var sqlitePath: String {
         get throws(ConfigurationError) {
-            guard storeURL.hasPrefix("sqlite://") else {
-                throw ConfigurationError(key: "store.url", problem: "must start with sqlite:// (got \(storeURL))")
+            guard case .sqlite(let path) = try storeLocation else {
+                throw ConfigurationError(key: "store.url", problem: "is not a sqlite:// URL")
             }
-            let path = String(storeURL.dropFirst("sqlite://".count))
-            guard !path.isEmpty else { throw ConfigurationError(key: "store.url", problem: "names no file") }
             return path
         }
     }

@@ -17,6 +17,13 @@ protocol TransactionStore: Sendable {
 
     /// Writes the order, the transaction and the replay record in one database transaction.
     func record(_ record: TransactionRecord) async throws -> RecordOutcome
+
+    /// Gets ready to serve (a shared database: connect and migrate), so start-up fails early.
+    func prepare() async throws
+}
+
+extension TransactionStore {
+    func prepare() async throws {}
 }
 
 struct StoredTransaction: Sendable, Hashable {
