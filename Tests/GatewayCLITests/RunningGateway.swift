@@ -7,11 +7,16 @@ final class RunningGateway {
     let port: Int
     let startLine: String
 
-    init(store: URL) async throws {
+    convenience init(store: URL) async throws {
+        try await self.init(storeURL: "sqlite://\(store.path)")
+    }
+
+    /// - Parameter environment: more GATEWAY_* settings (trust roots, store timeouts).
+    init(storeURL: String, environment: [String: String] = [:]) async throws {
         process.executableURL = Gateway.executable
         process.arguments = ["serve", "--port", "0"]
         process.currentDirectoryURL = ServeCommandTests.packageRoot
-        process.environment = ["GATEWAY_STORE_URL": "sqlite://\(store.path)"]
+        process.environment = environment.merging(["GATEWAY_STORE_URL": storeURL]) { $1 }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -10,8 +10,8 @@ import Testing
 
 @testable import Gateway
 
-/// A gateway as `gateway serve` builds it, on a temporary SQLite file, trusting a sandbox
-/// authority whose minter makes real tokens for TESTMERCHANT's sandbox identities.
+/// A gateway as `gateway serve` builds it, on a temporary SQLite file (or a new PostgreSQL
+/// database, or a given store URL to restart on), trusting a sandbox authority whose minter makes real tokens for TESTMERCHANT's sandbox identities.
 struct TestGateway: Sendable {
     static let merchantId = "TESTMERCHANT"
     static let password = "00112233445566778899aabbccddeeff"
@@ -26,7 +26,12 @@ struct TestGateway: Sendable {
     let directory: URL
     let services: GatewayServices
 
-    init(signingTimeWindow: TimeInterval = 300, directory: URL? = nil) throws {
+    init(
+        signingTimeWindow: TimeInterval = 300,
+        directory: URL? = nil,
+        store: StoreKind = .sqlite,
+        storeURL: String? = nil
+    ) throws {
         let directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -34,7 +39,7 @@ struct TestGateway: Sendable {
         try Self.authority.root.serializeAsPEM().pemString.write(toFile: rootPath, atomically: true, encoding: .utf8)
         self.directory = directory
         var configuration = GatewayConfiguration()
-        configuration.storeURL = "sqlite://\(directory.appendingPathComponent("gateway.sqlite").path)"
+        configuration.storeURL = try storeURL ?? store.newStoreURL(in: directory)
         configuration.signingTimeWindow = signingTimeWindow
         configuration.trustRootPaths = [rootPath]
         configuration.merchants = [
