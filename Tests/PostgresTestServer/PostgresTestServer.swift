@@ -29,16 +29,21 @@ public final class PostgresTestServer: Sendable {
 
     private static let sharedServer: Result<PostgresTestServer, any Error> = Result {
         let server = try PostgresTestServer()
-        sharedDataDirectory = server.dataDirectory.path
+        sharedDirectory = server.directory.path
         atexit { PostgresTestServer.stopShared() }
         return server
     }
 
-    nonisolated(unsafe) private static var sharedDataDirectory: String?
+    nonisolated(unsafe) private static var sharedDirectory: String?
 
     private static func stopShared() {
-        guard let data = sharedDataDirectory, let server = try? PostgresTestServer.locateBinaries() else { return }
-        _ = try? run(server.appendingPathComponent("pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"], asServerUser: true)
+        guard let directory = sharedDirectory, let binaries = try? PostgresTestServer.locateBinaries() else { return }
+        _ = try? run(
+            binaries.appendingPathComponent("pg_ctl"),
+            ["-D", directory + "/data", "-m", "immediate", "-w", "stop"],
+            asServerUser: true
+        )
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// Initializes and starts a new server.
