@@ -25,6 +25,7 @@ let package = Package(
         // Already in the graph through Hummingbird; named here for the connection handlers.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // The system libcrypto: RSA-OAEP at OpenSSL's speed, and PKCS#12 with legacy encryption.
@@ -78,6 +79,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             ]
         ),
         // The `gateway` command: subcommands grow with the service.
@@ -125,18 +128,24 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        // Starts throwaway PostgreSQL servers, so the store and replica tests need no setup.
+        .target(
+            name: "PostgresTestServer",
+            path: "Tests/PostgresTestServer"
+        ),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
                 "Gateway",
                 "ApplePaySandbox",
+                "PostgresTestServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "GatewayCLITests",
-            dependencies: ["GatewayCLI", "ApplePaySandbox", "ApplePayToken"]
+            dependencies: ["GatewayCLI", "PostgresTestServer", "ApplePaySandbox", "ApplePayToken"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -14,14 +14,29 @@ final class RunningGateway {
         URL(fileURLWithPath: store.path + ".sandbox-authority")
     }
 
-    init(store: URL, arguments: [String] = [], environment: [String: String] = [:]) async throws {
+    convenience init(store: URL, arguments: [String] = [], environment: [String: String] = [:]) async throws {
+        try await self.init(
+            storeURL: "sqlite://\(store.path)",
+            sandboxAuthority: Self.sandboxAuthority(beside: store),
+            arguments: arguments,
+            environment: environment
+        )
+    }
+
+    /// - Parameter environment: more GATEWAY_* settings (limits, store timeouts, mode).
+    init(
+        storeURL: String,
+        sandboxAuthority: URL,
+        arguments: [String] = [],
+        environment: [String: String] = [:]
+    ) async throws {
         let process = Process()
         process.executableURL = Gateway.executable
         process.arguments = ["serve", "--port", "0"] + arguments
         process.currentDirectoryURL = ServeCommandTests.packageRoot
         process.environment = [
-            "GATEWAY_STORE_URL": "sqlite://\(store.path)",
-            "GATEWAY_SANDBOX_AUTHORITY_DIRECTORY": Self.sandboxAuthority(beside: store).path,
+            "GATEWAY_STORE_URL": storeURL,
+            "GATEWAY_SANDBOX_AUTHORITY_DIRECTORY": sandboxAuthority.path,
         ].merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output

@@ -79,8 +79,12 @@ struct ApplePayTokenPaymentTests {
         #expect(rows.first?.first?.text == "07")
     }
 
-    @Test("a replayed token is rejected; an identical retry gets the stored response byte for byte")
-    func replayAndRetry() async throws {
+    @Test(
+        "a replayed token is rejected; an identical retry gets the stored response byte for byte",
+        arguments: StoreKind.allCases
+    )
+    func replayAndRetry(store: StoreKind) async throws {
+        let gateway = try TestGateway(store: store)
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         let body = TestGateway.tokenBody(token, amount: "56.56")
         try await gateway.application.test(.router) { client in
@@ -97,14 +101,15 @@ struct ApplePayTokenPaymentTests {
         }
     }
 
-    @Test("the replay record survives a restart of the gateway")
-    func replayIsDurable() async throws {
+    @Test("the replay record survives a restart of the gateway", arguments: StoreKind.allCases)
+    func replayIsDurable(store: StoreKind) async throws {
+        let gateway = try TestGateway(store: store)
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         let body = TestGateway.tokenBody(token, amount: "56.56")
         let firstBody = try await gateway.application.test(.router) { client in
             try await client.put(TestGateway.path(order: "o-durable", transaction: "1"), body).body
         }
-        let restarted = try TestGateway(directory: gateway.directory)
+        let restarted = try TestGateway(directory: gateway.directory, storeURL: gateway.services.configuration.storeURL)
         try await restarted.application.test(.router) { client in
             let replay = try await client.put(TestGateway.path(order: "o-durable-2", transaction: "1"), body)
             #expect(replay.string("error.explanation")?.contains("REPLAYED") == true)

@@ -202,8 +202,9 @@ struct OrderOperationsTests {
         }
     }
 
-    @Test("many captures at once, over many connections, never exceed the authorization")
-    func concurrentCaptures() async throws {
+    @Test("many captures at once, over many connections, never exceed the authorization", arguments: StoreKind.allCases)
+    func concurrentCaptures(store: StoreKind) async throws {
+        let gateway = try TestGateway(store: store)
         try await gateway.application.test(.live) { client in
             _ = try await client.put(
                 TestGateway.path(order: "race", transaction: "auth"),

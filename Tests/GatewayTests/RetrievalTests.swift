@@ -12,8 +12,12 @@ struct RetrievalTests {
         gateway = try TestGateway()
     }
 
-    @Test("a transaction comes back as it was returned; an order with every transaction, oldest first")
-    func retrieve() async throws {
+    @Test(
+        "a transaction comes back as it was returned; an order with every transaction, oldest first",
+        arguments: StoreKind.allCases
+    )
+    func retrieve(store: StoreKind) async throws {
+        let gateway = try TestGateway(store: store)
         try await gateway.application.test(.router) { client in
             let declined = try await client.put(
                 TestGateway.path(order: "get-1", transaction: "a"),

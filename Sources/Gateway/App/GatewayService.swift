@@ -25,6 +25,7 @@ public enum GatewayService {
         let configuration = try await loadConfiguration(overrides)
         let logger = makeLogger(configuration)
         let services = try GatewayServices(configuration: configuration)
+        try await services.store.prepare()
         var group = ServiceGroupConfiguration(
             services: [
                 .init(service: StoreClosingService(store: services.store, logger: logger)),
@@ -52,12 +53,15 @@ public enum GatewayService {
     }
 
     /// Validates the configuration and its key material without serving; returns a summary.
-    public static func checkConfiguration(_ overrides: Overrides) async throws -> String {
-        let configuration = try await loadConfiguration(overrides)
+    public static func checkConfiguration(
+        _ overrides: Overrides,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> String {
+        let configuration = try await loadConfiguration(overrides, environment: environment)
         let services = try GatewayServices(configuration: configuration, store: NoStore())
         let identities = services.merchants.values.map { $0.keyRing.identities.count }.reduce(0, +)
         return "configuration is valid: \(configuration.mode.rawValue) mode, \(services.merchants.count) merchant(s), "
-            + "\(identities) Apple Pay identit\(identities == 1 ? "y" : "ies"), store \(configuration.storeURL)"
+            + "\(identities) Apple Pay identit\(identities == 1 ? "y" : "ies"), store \(StoreLocation.redacted(configuration.storeURL))"
     }
 
     /// A sandbox token for one of the configured merchants: the paymentData JSON text.

@@ -15,7 +15,17 @@ extension GatewayConfiguration {
             mode = parsed
         }
         storeURL = try values.string("store.url") ?? storeURL
-        _ = try sqlitePath
+        _ = try storeLocation
+        storeMaxConnections = try values.int("store.maxConnections") ?? storeMaxConnections
+        guard (1...1000).contains(storeMaxConnections) else {
+            throw ConfigurationError(key: "store.maxConnections", problem: "must be 1-1000")
+        }
+        if let seconds = try values.int("store.timeoutSeconds") {
+            guard (1...300).contains(seconds) else {
+                throw ConfigurationError(key: "store.timeoutSeconds", problem: "must be 1-300")
+            }
+            storeTimeout = .seconds(seconds)
+        }
         logLevel = try values.string("log.level") ?? logLevel
         let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
         guard levels.contains(logLevel) else {

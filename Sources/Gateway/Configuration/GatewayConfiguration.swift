@@ -10,7 +10,9 @@ import Foundation
 /// | `server.host` | string | `127.0.0.1` |
 /// | `server.port` | int | `8080` |
 /// | `mode` | `sandbox` or `production` | `production` with a `--config` file, `sandbox` without |
-/// | `store.url` | `sqlite:///absolute/path`, `sqlite://relative/path` | `sqlite://data/gateway.sqlite` |
+/// | `store.url` | `sqlite:///absolute/path`, `sqlite://relative/path`, `postgres://user[:password]@host[:port]/db` | `sqlite://data/gateway.sqlite` |
+/// | `store.maxConnections` | int 1-1000: PostgreSQL connections per replica | `10` |
+/// | `store.timeoutSeconds` | int 1-300: the longest a PostgreSQL operation (with its wait for a connection) may take | `5` |
 /// | `log.level` | trace, debug, info, notice, warning, error, critical | `info` |
 /// | `log.format` | `json` (one object per line on stdout) or `text` | `json` |
 /// | `server.maxBodyBytes` | int, 1024-1048576: larger request bodies get 413 | `65536` |
@@ -69,6 +71,8 @@ struct GatewayConfiguration: Sendable {
     /// Production unless said otherwise: a sandbox gateway trusts the sandbox root, which anyone can mint with.
     var mode = Mode.production
     var storeURL = "sqlite://data/gateway.sqlite"
+    var storeMaxConnections = 10
+    var storeTimeout: Duration = .seconds(5)
     var logLevel = "info"
     var logFormat = LogFormat.json
     var limits = ServerLimits()
@@ -78,14 +82,17 @@ struct GatewayConfiguration: Sendable {
     var sandboxAuthorityDirectory = "data/sandbox-authority"
     var merchants: [MerchantSettings] = []
 
+    /// The store the URL names.
+    var storeLocation: StoreLocation {
+        get throws(ConfigurationError) { try StoreLocation(url: storeURL) }
+    }
+
     /// The SQLite file the store URL names.
     var sqlitePath: String {
         get throws(ConfigurationError) {
-            guard storeURL.hasPrefix("sqlite://") else {
-                throw ConfigurationError(key: "store.url", problem: "must start with sqlite:// (got \(storeURL))")
+            guard case .sqlite(let path) = try storeLocation else {
+                throw ConfigurationError(key: "store.url", problem: "is not a sqlite:// URL")
             }
-            let path = String(storeURL.dropFirst("sqlite://".count))
-            guard !path.isEmpty else { throw ConfigurationError(key: "store.url", problem: "names no file") }
             return path
         }
     }

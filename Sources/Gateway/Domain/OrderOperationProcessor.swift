@@ -10,9 +10,27 @@ struct OrderOperationProcessor: Sendable {
     let clock: @Sendable () -> Date
     let metrics: GatewayMetrics
 
+    /// How often a transaction is decided again when another replica changed its order first.
+    static let decisionAttempts = 5
+
     func process(_ request: FollowOnRequest, _ context: PaymentProcessor.Context, logger: Logger) async throws -> [UInt8] {
         try await locks.withLock("\(context.merchant.id)\u{0}\(context.orderId)") {
-            try await processLocked(request, context, logger: logger)
+            // The lock above covers this process only. When another replica records on the order
+            // between our read and our write, the store refuses ours (LOCK_FAILURE); deciding
+            // again on the order as it now stands gives the client the answer it would have got
+            // had the requests come one after the other (the simulated acquirer has no side
+            // effects to undo). Only a persistent race reaches the client as a 409.
+            var attempt = 1
+            while true {
+                do {
+                    return try await processLocked(request, context, logger: logger)
+                } catch let error as GatewayError
+                    where error.explanation == GatewayError.lockFailure.explanation && attempt < Self.decisionAttempts
+                {
+                    logger.debug("order changed by another replica; deciding again", metadata: ["attempt": "\(attempt)"])
+                    attempt += 1
+                }
+            }
         }
     }
 

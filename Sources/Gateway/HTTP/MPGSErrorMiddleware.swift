@@ -18,6 +18,10 @@ struct MPGSErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try error.response(from: request, context: context)
         } catch let error as HTTPError {
             return try Self.gatewayError(for: error.status).response(from: request, context: context)
+        } catch let error as StoreUnavailable {
+            // The database is down or overloaded: a retry later will do (retries are idempotent).
+            context.logger.warning("store unavailable", metadata: ["error": "\(error.reason)"])
+            return try GatewayError.serverBusy.response(from: request, context: context)
         } catch {
             let supportCode = String(UInt64.random(in: 0..<UInt64.max), radix: 36).uppercased()
             context.logger.error(

@@ -18,6 +18,9 @@ protocol TransactionStore: Sendable {
     /// Writes the order, the transaction and the replay record in one database transaction.
     func record(_ record: TransactionRecord) async throws -> RecordOutcome
 
+    /// Gets ready to serve (a shared database: connect and migrate), so start-up fails early.
+    func prepare() async throws
+
     /// Throws unless the store answers a read now (readiness).
     func checkReachable() async throws
 
@@ -26,6 +29,8 @@ protocol TransactionStore: Sendable {
 }
 
 extension TransactionStore {
+    func prepare() async throws {}
+
     func checkReachable() async throws {
         _ = try await isApplePayTransactionUsed("")
     }

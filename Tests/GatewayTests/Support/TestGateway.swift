@@ -10,8 +10,9 @@ import Testing
 
 @testable import Gateway
 
-/// A gateway as `gateway serve` builds it in sandbox mode, on a temporary SQLite file and a
-/// sandbox authority directory, whose minter makes real tokens for TESTMERCHANT's identities.
+/// A gateway as `gateway serve` builds it in sandbox mode, on a temporary SQLite file (or a new
+/// PostgreSQL database, or a given store URL to restart on) and a sandbox authority directory,
+/// whose minter makes real tokens for TESTMERCHANT's identities.
 struct TestGateway: Sendable {
     static let merchantId = "TESTMERCHANT"
     static let password = "00112233445566778899aabbccddeeff"
@@ -26,7 +27,13 @@ struct TestGateway: Sendable {
     let directory: URL
     let services: GatewayServices
 
-    init(signingTimeWindow: TimeInterval = 300, directory: URL? = nil, mode: GatewayConfiguration.Mode = .sandbox) throws {
+    init(
+        signingTimeWindow: TimeInterval = 300,
+        directory: URL? = nil,
+        store: StoreKind = .sqlite,
+        storeURL: String? = nil,
+        mode: GatewayConfiguration.Mode = .sandbox
+    ) throws {
         let directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -36,7 +43,7 @@ struct TestGateway: Sendable {
         self.directory = directory
         var configuration = GatewayConfiguration()
         configuration.mode = mode
-        configuration.storeURL = "sqlite://\(directory.appendingPathComponent("gateway.sqlite").path)"
+        configuration.storeURL = try storeURL ?? store.newStoreURL(in: directory)
         configuration.signingTimeWindow = signingTimeWindow
         configuration.sandboxAuthorityDirectory = authorityDirectory.path
         configuration.merchants = [

@@ -1,12 +1,12 @@
 import Foundation
+import PostgresTestServer
 import Testing
 
 @testable import Gateway
 
-@Suite("SQLite store")
-struct SQLiteStoreTests {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)/g.sqlite").path
-
+/// What every store must do, run against SQLite and PostgreSQL alike.
+@Suite("Store behaviour")
+struct StoreTests {
     static func record(order: String, transaction: String = "1", applePay: String? = nil) -> TransactionRecord {
         TransactionRecord(
             merchantId: "M",
@@ -42,9 +42,10 @@ struct SQLiteStoreTests {
         )
     }
 
-    @Test("concurrent records share group commits; races inside a batch are decided one by one")
-    func groupCommitRaces() async throws {
-        let store = try SQLiteTransactionStore(path: path)
+    @Test("concurrent records: races between them are decided one by one", arguments: StoreKind.allCases)
+    func concurrentRaces(kind: StoreKind) async throws {
+        let fixture = try StoreFixture(kind)
+        let store = try await fixture.open()
         let outcomes = try await withThrowingTaskGroup(of: (Int, RecordOutcome).self) { group in
             for index in 0..<60 {
                 group.addTask {
@@ -67,7 +68,7 @@ struct SQLiteStoreTests {
         #expect((40..<60).filter { if case .duplicateTransaction = outcomes[$0] { true } else { false } }.count == 19)
 
         // The losers left nothing behind; the winners are all readable, also after reopening.
-        let reopened = try SQLiteTransactionStore(path: path)
+        let reopened = try await fixture.open()
         for index in 0..<20 {
             let stored = try await reopened.transaction(merchantId: "M", orderId: "distinct-\(index)", transactionId: "1")
             #expect(stored?.responseBody == Array("body-distinct-\(index)".utf8))
@@ -78,9 +79,9 @@ struct SQLiteStoreTests {
         #expect(try await !reopened.isApplePayTransactionUsed("apple-2"))
     }
 
-    @Test("a second initial transaction after a success is refused by the store itself")
-    func initialAfterSuccess() async throws {
-        let store = try SQLiteTransactionStore(path: path)
+    @Test("a second initial transaction after a success is refused by the store itself", arguments: StoreKind.allCases)
+    func initialAfterSuccess(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).open()
         #expect(try await store.record(Self.record(order: "o", transaction: "1")) == .recorded)
         var second = Self.record(order: "o", transaction: "2")
         second.expectedOrderVersion = 1
@@ -92,11 +93,49 @@ struct SQLiteStoreTests {
         #expect(try await store.transaction(merchantId: "M", orderId: "o", transactionId: "2") == nil)
     }
 
-    @Test("a database from a newer gateway is refused rather than misread")
-    func newerSchema() throws {
-        _ = try SQLiteTransactionStore(path: path)
-        try SQLiteConnection(path: path).execute("PRAGMA user_version = 99")
-        #expect(throws: SQLiteConnection.Failure.self) { try SQLiteTransactionStore(path: path) }
+    @Test("a follow-on transaction moves the order's version; a void marks its target", arguments: StoreKind.allCases)
+    func followOnAndVoid(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).open()
+        var authorization = Self.record(order: "v", transaction: "auth")
+        authorization.transactionType = "AUTHORIZATION"
+        #expect(try await store.record(authorization) == .recorded)
+        var capture = Self.record(order: "v", transaction: "capture")
+        capture.isInitial = false
+        capture.transactionType = "CAPTURE"
+        capture.expectedOrderVersion = 1
+        capture.order.status = "CAPTURED"
+        #expect(try await store.record(capture) == .recorded)
+        var void = Self.record(order: "v", transaction: "void")
+        void.isInitial = false
+        void.transactionType = "VOID_CAPTURE"
+        void.targetTransactionId = "capture"
+        void.voidsTarget = true
+        void.expectedOrderVersion = 2
+        void.order.status = "AUTHORIZED"
+        #expect(try await store.record(void) == .recorded)
+
+        let order = try #require(try await store.order(merchantId: "M", orderId: "v"))
+        #expect(order.version == 3)
+        #expect(order.state.status == "AUTHORIZED")
+        #expect(order.hasSuccessfulInitialTransaction)
+        let transactions = try await store.transactions(merchantId: "M", orderId: "v")
+        #expect(transactions.map(\.transactionId) == ["auth", "capture", "void"])
+        #expect(transactions.map(\.voided) == [false, true, false])
+        #expect(transactions.map(\.type) == ["AUTHORIZATION", "CAPTURE", "VOID_CAPTURE"])
+        #expect(transactions.last?.responseBody == Array("body-v".utf8))
+    }
+
+    @Test("a database from a newer gateway is refused rather than misread", arguments: StoreKind.allCases)
+    func newerSchema(kind: StoreKind) async throws {
+        let fixture = try StoreFixture(kind)
+        _ = try await fixture.open()
+        switch try StoreLocation(url: fixture.url) {
+        case .sqlite(let path):
+            try SQLiteConnection(path: path).execute("PRAGMA user_version = 99")
+        case .postgres(let location):
+            try PostgresTestServer.shared().psql("UPDATE gateway_schema SET version = 99", database: location.database)
+        }
+        await #expect { _ = try await fixture.open() } throws: { "\($0)".contains("schema version 99") }
     }
 }
 
@@ -143,21 +182,20 @@ struct SQLiteMigrationTests {
 
 @Suite("Replay record pruning")
 struct ReplayPruningTests {
-    @Test("used Apple Pay transaction ids older than the retention are pruned; newer ones stay")
-    func pruning() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("prune-\(UUID().uuidString).sqlite").path
-        let store = try SQLiteTransactionStore(path: path, replayRetention: 600)
-        var old = SQLiteStoreTests.record(order: "old", applePay: "apple-old")
+    @Test("used Apple Pay transaction ids older than the retention are pruned; newer ones stay", arguments: StoreKind.allCases)
+    func pruning(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).open(replayRetention: 600)
+        var old = StoreTests.record(order: "old", applePay: "apple-old")
         old.time = Date(milliseconds: 1_700_000_000_000)
         #expect(try await store.record(old) == .recorded)
         #expect(try await store.isApplePayTransactionUsed("apple-old"))
 
-        var recent = SQLiteStoreTests.record(order: "recent", applePay: "apple-recent")
+        var recent = StoreTests.record(order: "recent", applePay: "apple-recent")
         recent.time = Date(milliseconds: 1_700_000_000_000 + 300_000)  // 5 minutes later: within retention
         #expect(try await store.record(recent) == .recorded)
         #expect(try await store.isApplePayTransactionUsed("apple-old"))
 
-        var later = SQLiteStoreTests.record(order: "later", applePay: "apple-later")
+        var later = StoreTests.record(order: "later", applePay: "apple-later")
         later.time = Date(milliseconds: 1_700_000_000_000 + 3_600_000)  // an hour later
         #expect(try await store.record(later) == .recorded)
         #expect(try await !store.isApplePayTransactionUsed("apple-old"))

@@ -1,0 +1,223 @@
+import Foundation
+import PostgresNIO
+import Synchronization
+
+/// The shared store: a PostgreSQL database that several gateway replicas use at once.
+///
+/// Pool: each replica holds at most `maxConnections` connections (PostgresNIO's pool, run by a
+/// task this store owns). Every operation, its wait for a connection included, is bounded by
+/// `timeout`; past it, or when the server is gone, the operation fails with
+/// ``StoreUnavailable`` (SERVER_BUSY for the client) instead of hanging. The pool replaces
+/// connections the server closed and retries connecting with a growing backoff, so after a
+/// database restart the gateway recovers by itself. Durability: PostgreSQL's commit (with its
+/// default `synchronous_commit`) is on disk before the 201 is sent.
+final class PostgresTransactionStore: TransactionStore {
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let timeout: Duration
+    private let logger: Logger
+    private let replayRetentionMilliseconds: Int64
+    private let pruneIntervalMilliseconds: Int64 = 60_000
+    private let schemaReady = Mutex(false)
+    /// Record time of this replica's last pruning of old replay records.
+    private let lastPrune = Mutex<Int64?>(nil)
+
+    init(
+        location: PostgresLocation,
+        maxConnections: Int = 10,
+        timeout: Duration = .seconds(5),
+        replayRetention: TimeInterval = 3900,
+        logger: Logger = Logger(label: "gateway.postgres")
+    ) {
+        var configuration = PostgresClient.Configuration(
+            host: location.host,
+            port: location.port,
+            username: location.username,
+            password: location.password,
+            database: location.database,
+            tls: location.requiresTLS ? .require(.makeClientConfiguration()) : .disable
+        )
+        configuration.options.maximumConnections = maxConnections
+        configuration.options.connectTimeout = timeout
+        // A statement stuck behind a lock fails on the server too, rather than keep its connection.
+        let milliseconds = timeout.components.seconds * 1000
+        configuration.options.additionalStartupParameters = [
+            ("statement_timeout", "\(milliseconds)"), ("application_name", "applepay-gateway"),
+        ]
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.running = Task { await client.run() }
+        self.timeout = timeout
+        self.logger = logger
+        self.replayRetentionMilliseconds = Int64(replayRetention * 1000)
+    }
+
+    deinit { running.cancel() }
+
+    /// Closes the pool's connections; the store answers nothing afterwards.
+    func close() async { running.cancel() }
+
+    /// Brings the schema up to date before the server starts serving (under the migration lock).
+    func prepare() async throws {
+        try await run { _ in }
+    }
+
+    func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction? {
+        try await run { client in
+            try await client.withConnection { connection in
+                try await Self.storedTransaction(connection, self.logger, merchantId, orderId, transactionId)
+            }
+        }
+    }
+
+    func order(merchantId: String, orderId: String) async throws -> StoredOrder? {
+        try await run { client in
+            let rows = try await client.query(
+                """
+                SELECT currency, amount_minor, status, created_at_ms, initial_succeeded, total_authorized_minor,
+                    total_captured_minor, total_refunded_minor, wallet_provider, reference, updated_at_ms, version
+                FROM orders WHERE merchant_id = \(merchantId) AND order_id = \(orderId)
+                """,
+                logger: self.logger
+            )
+            var order: StoredOrder?
+            for try await row in rows {
+                let columns = row.makeRandomAccess()
+                order = StoredOrder(
+                    version: try columns[11].decode(Int64.self),
+                    state: OrderState(
+                        amountMinorUnits: try columns[1].decode(Int64.self),
+                        currency: try columns[0].decode(String.self),
+                        status: try columns[2].decode(String.self),
+                        totalAuthorizedMinorUnits: try columns[5].decode(Int64.self),
+                        totalCapturedMinorUnits: try columns[6].decode(Int64.self),
+                        totalRefundedMinorUnits: try columns[7].decode(Int64.self),
+                        walletProvider: try columns[8].decode(String?.self),
+                        reference: try columns[9].decode(String?.self),
+                        creationTime: Date(milliseconds: try columns[3].decode(Int64.self))
+                    ),
+                    lastUpdatedTime: Date(milliseconds: try columns[10].decode(Int64.self)),
+                    hasSuccessfulInitialTransaction: try columns[4].decode(Bool.self)
+                )
+            }
+            return order
+        }
+    }
+
+    func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary] {
+        try await run { client in
+            let rows = try await client.query(
+                """
+                SELECT transaction_id, type, amount_minor, succeeded, voided, response_body FROM transactions
+                WHERE merchant_id = \(merchantId) AND order_id = \(orderId) ORDER BY created_at_ms, sequence
+                """,
+                logger: self.logger
+            )
+            var summaries: [TransactionSummary] = []
+            for try await (id, type, amount, succeeded, voided, body) in rows.decode(
+                (String, String, Int64, Bool, Bool, ByteBuffer).self
+            ) {
+                summaries.append(
+                    TransactionSummary(
+                        transactionId: id,
+                        type: type,
+                        amountMinorUnits: amount,
+                        succeeded: succeeded,
+                        voided: voided,
+                        responseBody: Array(body.readableBytesView)
+                    )
+                )
+            }
+            return summaries
+        }
+    }
+
+    func isApplePayTransactionUsed(_ applePayTransactionId: String) async throws -> Bool {
+        try await run { client in
+            let rows = try await client.query(
+                "SELECT 1 FROM apple_pay_transactions WHERE apple_pay_transaction_id = \(applePayTransactionId)",
+                logger: self.logger
+            )
+            for try await _ in rows { return true }
+            return false
+        }
+    }
+
+    /// One database transaction; committed (on disk) before it returns `.recorded`, rolled back
+    /// for every other outcome.
+    func record(_ record: TransactionRecord) async throws -> RecordOutcome {
+        let outcome = try await run { client in
+            try await client.withConnection { connection in
+                try await connection.query("BEGIN", logger: self.logger)
+                do {
+                    let outcome = try await PostgresRecordWriter.write(record, connection, self.logger)
+                    try await connection.query(outcome == .recorded ? "COMMIT" : "ROLLBACK", logger: self.logger)
+                    return outcome
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                    throw error
+                }
+            }
+        }
+        if outcome == .recorded { try await pruneIfDue(record.time.milliseconds) }
+        return outcome
+    }
+
+    /// Used Apple Pay ids older than the retention go, at most once a minute per replica.
+    private func pruneIfDue(_ now: Int64) async throws {
+        let due = lastPrune.withLock { last in
+            if let last, now - last < pruneIntervalMilliseconds { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        let cutoff = now - replayRetentionMilliseconds
+        try await run { client in
+            _ = try await client.query(
+                "DELETE FROM apple_pay_transactions WHERE accepted_at_ms < \(cutoff)",
+                logger: self.logger
+            )
+        }
+    }
+
+    static func storedTransaction(
+        _ connection: PostgresConnection,
+        _ logger: Logger,
+        _ merchantId: String,
+        _ orderId: String,
+        _ transactionId: String
+    ) async throws -> StoredTransaction? {
+        let rows = try await connection.query(
+            """
+            SELECT request_hash, response_body FROM transactions
+            WHERE merchant_id = \(merchantId) AND order_id = \(orderId) AND transaction_id = \(transactionId)
+            """,
+            logger: logger
+        )
+        var stored: StoredTransaction?
+        for try await (hash, body) in rows.decode((ByteBuffer, ByteBuffer).self) {
+            stored = StoredTransaction(requestHash: Array(hash.readableBytesView), responseBody: Array(body.readableBytesView))
+        }
+        return stored
+    }
+
+    /// Runs one operation within the deadline, on a migrated schema, with connection trouble
+    /// turned into ``StoreUnavailable``.
+    private func run<Value: Sendable>(
+        _ work: @escaping @Sendable (PostgresClient) async throws -> Value
+    ) async throws
+        -> Value
+    {
+        try await Deadline.run(timeout) {
+            do {
+                if !self.schemaReady.withLock({ $0 }) {
+                    try await PostgresMigrations.migrate(self.client, logger: self.logger)
+                    self.schemaReady.withLock { $0 = true }
+                }
+                return try await work(self.client)
+            } catch {
+                throw StoreUnavailable.classify(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import PostgresNIO
+import Synchronization
+import _ConnectionPoolModule
+
+/// The database could not be reached in time: PostgreSQL is down or restarting, or every pooled
+/// connection stayed busy. The client gets SERVER_BUSY and may retry, which is safe: a retry
+/// with the same ids returns the stored response if the first attempt was in fact committed.
+struct StoreUnavailable: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { "store unavailable: \(reason)" }
+
+    /// Connection trouble becomes StoreUnavailable; a genuine query or decoding error (a bug)
+    /// stays as it is, so it is logged with a support code as SERVER_FAILED.
+    static func classify(_ error: any Error) -> any Error {
+        switch error {
+        case is StoreUnavailable, is PostgresDecodingError:
+            return error
+        case let error as PSQLError where error.code == .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            // 08 connection exception, 53 insufficient resources, 57 operator intervention
+            // (shutdown), 40 rollback (serialization, deadlock), 55P03 lock_not_available.
+            guard ["08", "53", "57", "40"].contains(String(state.prefix(2))) || state == "55P03" else { return error }
+            return StoreUnavailable(reason: "PostgreSQL \(state): \(error.serverInfo?[.message] ?? "")")
+        case let error as PSQLError:
+            return StoreUnavailable(reason: "PostgreSQL connection: \(error.code)")
+        case is ConnectionPoolError, is ChannelError, is IOError, is CancellationError:
+            return StoreUnavailable(reason: "PostgreSQL connection: \(error)")
+        default:
+            return error
+        }
+    }
+}
+
+enum Deadline {
+    /// Runs `work` but answers within `timeout` whatever happens to it: a query on a connection
+    /// whose server vanished may never return, and a request must not hang with it. The work is
+    /// cancelled when the time is up (a wait for a pooled connection ends at once).
+    static func run<Value: Sendable>(
+        _ timeout: Duration,
+        _ work: @escaping @Sendable () async throws -> Value
+    ) async throws
+        -> Value
+    {
+        let race = Race<Value>()
+        return try await withCheckedThrowingContinuation { continuation in
+            race.waiter.withLock { $0 = continuation }
+            let task = Task {
+                let result: Result<Value, any Error>
+                do { result = .success(try await work()) } catch { result = .failure(error) }
+                race.timer.withLock { $0 }?.cancel()
+                race.waiter.withLock { $0.take() }?.resume(with: result)
+            }
+            let timer = Task {
+                try? await Task.sleep(for: timeout)
+                guard !Task.isCancelled, let continuation = race.waiter.withLock({ $0.take() }) else { return }
+                task.cancel()
+                continuation.resume(throwing: StoreUnavailable(reason: "no answer within \(timeout)"))
+            }
+            race.timer.withLock { $0 = timer }
+            // The work may have finished before the timer was stored.
+            if race.waiter.withLock({ $0 == nil }) { timer.cancel() }
+        }
+    }
+
+    /// Whichever of the work and the timer finishes first resumes the caller.
+    private final class Race<Value: Sendable>: Sendable {
+        let waiter = Mutex<CheckedContinuation<Value, any Error>?>(nil)
+        let timer = Mutex<Task<Void, Never>?>(nil)
+    }
+}

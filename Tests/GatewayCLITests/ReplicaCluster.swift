@@ -1,0 +1,108 @@
+import ApplePaySandbox
+import ApplePayToken
+import Foundation
+import PostgresTestServer
+import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Gateway processes (`gateway serve`, the real binary) sharing one PostgreSQL database, trusting
+/// a sandbox authority whose tokens the tests mint.
+struct ReplicaCluster {
+    static let authorization =
+        "Basic " + Data("merchant.TESTMERCHANT:00112233445566778899aabbccddeeff".utf8).base64EncodedString()
+    /// One authority for the whole run: generating RSA keys is slow.
+    static let authority: SandboxAuthority = try! SandboxAuthority.generate()
+    /// The authority's directory, shared by every replica as a deployment would share it.
+    static let authorityDirectory: URL = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replica-authority-\(UUID().uuidString)")
+        try! authority.write(to: directory)
+        return directory
+    }()
+
+    let storeURL: String
+    var replicas: [RunningGateway]
+
+    init(replicas count: Int, storeURL: String, storeTimeoutSeconds: Int = 5) async throws {
+        self.storeURL = storeURL
+        var replicas: [RunningGateway] = []
+        for _ in 0..<count {
+            replicas.append(
+                try await RunningGateway(
+                    storeURL: storeURL,
+                    sandboxAuthority: Self.authorityDirectory,
+                    environment: [
+                        "GATEWAY_STORE_TIMEOUT_SECONDS": "\(storeTimeoutSeconds)",
+                        "GATEWAY_LOG_LEVEL": "notice",
+                    ]
+                )
+            )
+        }
+        self.replicas = replicas
+    }
+
+    func stop() {
+        for replica in replicas where replica.process.isRunning { replica.process.terminate() }
+    }
+
+    /// An AUTHORIZE body with a fresh EC_v1 token for TESTMERCHANT's sandbox identity.
+    static func tokenBody(amountMinorUnits: Int64 = 5656) throws -> Data {
+        var request = MintRequest()
+        request.transactionAmount = amountMinorUnits
+        let certificate = try KeyMaterial.certificate(
+            from: Data(contentsOf: ServeCommandTests.packageRoot.appendingPathComponent("Config/sandbox/merchant-ec-cert.pem"))
+        )
+        let token = try TokenMinter(authority: authority).mint(request, for: MintRecipient(certificate: certificate))
+        let body: [String: Any] = [
+            "apiOperation": "AUTHORIZE",
+            "order": [
+                "amount": String(format: "%.2f", Double(amountMinorUnits) / 100), "currency": "USD",
+                "walletProvider": "APPLE_PAY",
+            ],
+            "sourceOfFunds": ["type": "CARD", "provided": ["card": ["devicePayment": ["paymentToken": token]]]],
+        ]
+        return try JSONSerialization.data(withJSONObject: body)
+    }
+
+    static func cardBody(operation: String = "PAY", amount: String) -> Data {
+        Data(
+            #"{"apiOperation":"\#(operation)","order":{"amount":"\#(amount)","currency":"USD"},"sourceOfFunds":{"type":"CARD","provided":{"card":{"number":"5123450000000008","expiry":{"month":"1","year":"39"}}}}}"#
+                .utf8
+        )
+    }
+
+    static func captureBody(amount: String) -> Data {
+        Data(#"{"apiOperation":"CAPTURE","transaction":{"amount":"\#(amount)","currency":"USD"}}"#.utf8)
+    }
+
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 32
+        configuration.timeoutIntervalForRequest = 15
+        return URLSession(configuration: configuration)
+    }()
+
+    /// PUT or GET under /api/rest/version/100/merchant/TESTMERCHANT; status and body.
+    static func send(port: Int, _ path: String, body: Data? = nil) async throws -> (status: Int, body: Data) {
+        var request = URLRequest(url: RunningGateway.url(port: port, "/merchant/TESTMERCHANT\(path)"))
+        request.httpMethod = body == nil ? "GET" : "PUT"
+        request.setValue(authorization, forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        let (data, response) = try await session.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
+    static func json(_ data: Data) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+}
+
+/// A value tasks share.
+final class Shared<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+    func withLock<Result>(_ body: (inout sending Value) -> sending Result) -> sending Result { value.withLock(body) }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import PostgresTestServer
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Two `gateway serve` processes on one PostgreSQL database behave as one gateway.
+@Suite("Replicas sharing PostgreSQL")
+struct ReplicaTests {
+    @Test("a token accepted by one replica is a replay at the other; an identical retry there gets the stored response")
+    func replayAndRetryAcrossReplicas() async throws {
+        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+        defer { cluster.stop() }
+        let (a, b) = (cluster.replicas[0].port, cluster.replicas[1].port)
+        let body = try ReplicaCluster.tokenBody()
+
+        let first = try await ReplicaCluster.send(port: a, "/order/r-1/transaction/1", body: body)
+        #expect(first.status == 201)
+        let retry = try await ReplicaCluster.send(port: b, "/order/r-1/transaction/1", body: body)
+        #expect(retry.status == 201)
+        #expect(retry.body == first.body)
+        let replay = try await ReplicaCluster.send(port: b, "/order/r-2/transaction/1", body: body)
+        #expect(replay.status == 400)
+        #expect(String(decoding: replay.body, as: UTF8.self).contains("REPLAYED"))
+        let read = try await ReplicaCluster.send(port: b, "/order/r-1/transaction/1")
+        #expect(read.body == first.body)
+    }
+
+    @Test("the same token sent to both replicas at once is accepted exactly once")
+    func simultaneousTokenOnBothReplicas() async throws {
+        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+        defer { cluster.stop() }
+        let ports = cluster.replicas.map(\.port)
+        for round in 0..<5 {
+            let body = try ReplicaCluster.tokenBody()
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for (index, port) in ports.enumerated() {
+                    group.addTask {
+                        try await ReplicaCluster.send(port: port, "/order/s-\(round)-\(index)/transaction/1", body: body).status
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.sorted() == [201, 400], "round \(round): \(statuses)")
+        }
+    }
+
+    @Test("captures split across both replicas at once never exceed the authorized amount")
+    func concurrentCapturesAcrossReplicas() async throws {
+        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+        defer { cluster.stop() }
+        let ports = cluster.replicas.map(\.port)
+        let authorization = try await ReplicaCluster.send(
+            port: ports[0],
+            "/order/race/transaction/auth",
+            body: ReplicaCluster.cardBody(operation: "AUTHORIZE", amount: "100.00")
+        )
+        #expect(authorization.status == 201)
+
+        let responses = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
+            // Many small captures, so the replicas' read-decide-write windows overlap often.
+            for index in 0..<160 {
+                group.addTask {
+                    let response = try await ReplicaCluster.send(
+                        port: ports[index % 2],
+                        "/order/race/transaction/c\(index)",
+                        body: ReplicaCluster.captureBody(amount: "1.00")
+                    )
+                    return (response.status, response.body)
+                }
+            }
+            return try await group.reduce(into: [(Int, Data)]()) { $0.append($1) }
+        }
+        let results = responses.map { ($0.0, ReplicaCluster.json($0.1)) }
+        let captured = results.filter { $0.0 == 201 && $0.1["result"] as? String == "SUCCESS" }.count
+        let statuses = Set(results.map(\.0))
+        #expect(captured == 100, "statuses: \(results.map(\.0))")
+        #expect(statuses.isSubset(of: [201, 400, 409]), "statuses: \(statuses)")
+        let order = ReplicaCluster.json(try await ReplicaCluster.send(port: ports[1], "/order/race").body)
+        #expect(order["totalCapturedAmount"] as? Double == Double(captured))
+        #expect((order["totalCapturedAmount"] as? Double ?? 101) <= 100)
+        #expect((order["transaction"] as? [Any])?.count == captured + 1)
+    }
+
+    /// The responses clients received a 201 for, by order id.
+    final class Acknowledgements: Sendable {
+        private let bodies = Mutex<[String: Data]>([:])
+        func add(_ order: String, _ body: Data) { bodies.withLock { $0[order] = body } }
+        var count: Int { bodies.withLock { $0.count } }
+        var all: [String: Data] { bodies.withLock { $0 } }
+    }
+
+    @Test("one replica killed with SIGKILL mid-burst loses no acknowledged transaction")
+    func killOneReplicaMidBurst() async throws {
+        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+        defer { cluster.stop() }
+        let ports = cluster.replicas.map(\.port)
+        let victim = cluster.replicas[0].process.processIdentifier
+        let acknowledged = Acknowledgements()
+        let requests = 400
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for client in 0..<16 {
+                group.addTask {
+                    for index in stride(from: client, to: requests, by: 16) {
+                        let order = "burst-\(index)"
+                        guard
+                            let response = try? await ReplicaCluster.send(
+                                port: ports[client % 2],
+                                "/order/\(order)/transaction/1",
+                                body: ReplicaCluster.cardBody(amount: "\(index + 1).00")
+                            ),
+                            response.status == 201
+                        else {
+                            if client % 2 == 0 { return }  // the killed replica's clients stop
+                            continue
+                        }
+                        acknowledged.add(order, response.body)
+                    }
+                }
+            }
+            group.addTask {
+                let deadline = ContinuousClock.now + .seconds(30)
+                while acknowledged.count < 60, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(2))
+                }
+                kill(victim, SIGKILL)
+            }
+            try await group.waitForAll()
+        }
+        cluster.replicas[0].process.waitUntilExit()
+        #expect(cluster.replicas[0].process.terminationReason == .uncaughtSignal)
+        let seen = acknowledged.all
+        #expect(seen.count >= 60)
+        #expect(seen.count < requests, "the kill should have cut the burst short")
+        for (order, body) in seen {
+            let stored = try await ReplicaCluster.send(port: ports[1], "/order/\(order)/transaction/1")
+            #expect(stored.status == 200, "\(order) was acknowledged but is gone")
+            #expect(stored.body == body)
+        }
+    }
+
+    @Test("while PostgreSQL restarts under light load the gateway answers SERVER_BUSY, then recovers by itself")
+    func databaseRestart() async throws {
+        let server = try PostgresTestServer()
+        defer { server.destroy() }
+        let cluster = try await ReplicaCluster(replicas: 1, storeURL: try server.createDatabase(), storeTimeoutSeconds: 2)
+        defer { cluster.stop() }
+        let port = cluster.replicas[0].port
+        let phase = Shared("before")
+        let log = Shared<[(phase: String, status: Int, cause: String?)]>([])
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // Light load: one request after another, until well after the restart.
+                var index = 0
+                while phase.withLock({ $0 }) != "done" {
+                    index += 1
+                    let current = phase.withLock { $0 }
+                    let response = try await ReplicaCluster.send(
+                        port: port,
+                        "/order/restart-\(index)/transaction/1",
+                        body: ReplicaCluster.cardBody(amount: "1.00")
+                    )
+                    let cause = (ReplicaCluster.json(response.body)["error"] as? [String: Any])?["cause"] as? String
+                    log.withLock { $0.append((current, response.status, cause)) }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(1))
+                phase.withLock { $0 = "down" }
+                try server.stop()
+                try await Task.sleep(for: .seconds(3))
+                try server.start()
+                phase.withLock { $0 = "restarted" }
+                // Recovered once a request made after the restart succeeds (bounded wait).
+                let deadline = ContinuousClock.now + .seconds(30)
+                while ContinuousClock.now < deadline,
+                    !log.withLock({ $0.contains { $0.phase == "restarted" && $0.status == 201 } })
+                {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                try await Task.sleep(for: .seconds(1))
+                phase.withLock { $0 = "done" }
+            }
+            try await group.waitForAll()
+        }
+        let entries = log.withLock { $0 }
+        #expect(entries.filter { $0.phase == "before" }.allSatisfy { $0.status == 201 })
+        let down = entries.filter { $0.phase == "down" }
+        #expect(!down.isEmpty)
+        #expect(down.contains { $0.status == 503 && $0.cause == "SERVER_BUSY" }, "\(down.map(\.status))")
+        #expect(down.allSatisfy { [201, 503, 500].contains($0.status) }, "\(down.map(\.status))")
+        #expect(entries.filter { $0.phase == "restarted" }.contains { $0.status == 201 }, "no recovery after the restart")
+        #expect(entries.last?.status == 201)
+        #expect(cluster.replicas[0].process.isRunning)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import PostgresTestServer
+import Testing
+
+@testable import Gateway
+
+/// What only the shared store has to do: migrate safely with several replicas starting at once,
+/// and ride out a database restart.
+@Suite("PostgreSQL store")
+struct PostgresStoreTests {
+    static func location(_ url: String) throws -> PostgresLocation {
+        guard case .postgres(let location) = try StoreLocation(url: url) else { throw PostgresTestServer.Failure(description: url) }
+        return location
+    }
+
+    @Test("replicas starting together on an empty database migrate it exactly once")
+    func concurrentMigrations() async throws {
+        let server = try PostgresTestServer.shared()
+        let url = try server.createDatabase()
+        let location = try Self.location(url)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    let store = PostgresTransactionStore(location: location, maxConnections: 2, timeout: .seconds(20))
+                    try await store.prepare()
+                    #expect(try await store.order(merchantId: "M", orderId: "none") == nil)
+                    await store.close()
+                }
+            }
+            try await group.waitForAll()
+        }
+        let database = location.database
+        #expect(try server.psql("SELECT version FROM gateway_schema", database: database) == "\(PostgresMigrations.steps.count)")
+        #expect(
+            try server.psql(
+                "SELECT count(*) FROM pg_tables WHERE tablename IN ('orders', 'transactions', 'apple_pay_transactions')",
+                database: database
+            ) == "3"
+        )
+    }
+
+    @Test("a migration waits while another replica holds the migration lock")
+    func migrationWaitsForTheLock() async throws {
+        let server = try PostgresTestServer.shared()
+        let location = try Self.location(try server.createDatabase())
+        // Another "replica" holds the lock for 2 seconds.
+        let holder = try server.psqlInBackground(
+            "BEGIN; SELECT pg_advisory_xact_lock(\(PostgresMigrations.lockKey)); SELECT pg_sleep(2); COMMIT;",
+            database: location.database
+        )
+        defer { holder.waitUntilExit() }
+        try await Task.sleep(for: .milliseconds(500))
+        let started = ContinuousClock.now
+        let store = PostgresTransactionStore(location: location, timeout: .seconds(20))
+        try await store.prepare()
+        let waited = ContinuousClock.now - started
+        await store.close()
+        #expect(waited > .milliseconds(1000), "prepare() returned after \(waited), while the lock was held")
+    }
+
+    @Test("while PostgreSQL restarts the store fails fast as unavailable, then recovers by itself")
+    func reconnectsAfterRestart() async throws {
+        let server = try PostgresTestServer()
+        defer { server.destroy() }
+        let location = try Self.location(try server.createDatabase())
+        let store = PostgresTransactionStore(location: location, maxConnections: 4, timeout: .seconds(2))
+        // The first write also connects and migrates, which a busy machine may not finish within
+        // the short timeout this test needs later: retry it until it is in.
+        var recorded = false
+        let warmUp = ContinuousClock.now + .seconds(30)
+        while !recorded, ContinuousClock.now < warmUp {
+            switch try? await store.record(StoreTests.record(order: "before")) {
+            case .recorded?, .duplicateTransaction?: recorded = true
+            default: try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        #expect(recorded, "the store never recorded a transaction before the restart")
+
+        try server.stop()
+        let started = ContinuousClock.now
+        await #expect(throws: StoreUnavailable.self) {
+            _ = try await store.record(StoreTests.record(order: "during"))
+        }
+        #expect(ContinuousClock.now - started < .seconds(4), "a request waited longer than the store timeout")
+
+        try server.start()
+        var recovered = false
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !recovered, ContinuousClock.now < deadline {
+            recovered = (try? await store.record(StoreTests.record(order: "after"))) == .recorded
+            if !recovered { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        #expect(recovered, "the store did not recover within 30 seconds of the restart")
+        #expect(try await store.transaction(merchantId: "M", orderId: "before", transactionId: "1") != nil)
+        #expect(try await store.transaction(merchantId: "M", orderId: "during", transactionId: "1") == nil)
+        await store.close()
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import PostgresTestServer
+import Testing
+
+@testable import Gateway
+
+/// The two stores: every store-behaviour test runs against both.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    var testDescription: String { rawValue }
+
+    /// A fresh, empty place for a store of this kind: a temporary SQLite file, or a new database
+    /// on the test run's PostgreSQL server.
+    func newStoreURL(in directory: URL? = nil) throws -> String {
+        switch self {
+        case .sqlite:
+            let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+            return "sqlite://\(directory.appendingPathComponent("gateway.sqlite").path)"
+        case .postgres:
+            return try PostgresTestServer.shared().createDatabase()
+        }
+    }
+}
+
+/// Opens stores on one URL, as a (re)started gateway would.
+struct StoreFixture {
+    let kind: StoreKind
+    let url: String
+
+    init(_ kind: StoreKind) throws {
+        self.kind = kind
+        self.url = try kind.newStoreURL()
+    }
+
+    func open(replayRetention: TimeInterval = 3900) async throws -> any TransactionStore {
+        let store: any TransactionStore =
+            switch try StoreLocation(url: url) {
+            case .sqlite(let path): try SQLiteTransactionStore(path: path, replayRetention: replayRetention)
+            case .postgres(let location):
+                PostgresTransactionStore(location: location, timeout: .seconds(20), replayRetention: replayRetention)
+            }
+        try await store.prepare()
+        return store
+    }
+}

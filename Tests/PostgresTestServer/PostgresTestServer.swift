@@ -1,0 +1,213 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A throwaway PostgreSQL server for tests: `initdb` and `pg_ctl` in a temporary directory, on a
+/// free loopback port, trust authentication for the `gateway` user. Tests that need PostgreSQL
+/// start one (or share ``shared()``), so plain `swift test` needs no setup beyond Debian's
+/// `postgresql` package; without it they fail with a message saying so, never pass by skipping.
+/// PostgreSQL refuses to run as root, so under root the server runs as the `postgres` user.
+public final class PostgresTestServer: Sendable {
+    public static let user = "gateway"
+
+    public let port: Int
+    public let directory: URL
+    private let binaries: URL
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
+
+    /// One server for the whole test run (stopped when the process exits); tests take their own
+    /// database on it with ``createDatabase()``.
+    public static func shared() throws -> PostgresTestServer {
+        try sharedServer.get()
+    }
+
+    private static let sharedServer: Result<PostgresTestServer, any Error> = Result {
+        let server = try PostgresTestServer()
+        sharedDirectory = server.directory.path
+        atexit { PostgresTestServer.stopShared() }
+        return server
+    }
+
+    nonisolated(unsafe) private static var sharedDirectory: String?
+
+    private static func stopShared() {
+        guard let directory = sharedDirectory, let binaries = try? PostgresTestServer.locateBinaries() else { return }
+        _ = try? run(
+            binaries.appendingPathComponent("pg_ctl"),
+            ["-D", directory + "/data", "-m", "immediate", "-w", "stop"],
+            asServerUser: true
+        )
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Initializes and starts a new server.
+    public init() throws {
+        binaries = try Self.locateBinaries()
+        directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if getuid() == 0 {
+            try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: directory.path)
+        }
+        port = try Self.freePort()
+        try Self.run(
+            binaries.appendingPathComponent("initdb"),
+            ["-D", dataDirectory.path, "-U", Self.user, "--auth=trust", "-E", "UTF8", "--no-sync"],
+            asServerUser: true
+        )
+        try start()
+    }
+
+    var dataDirectory: URL { directory.appendingPathComponent("data") }
+
+    /// postgres://gateway@127.0.0.1:PORT/DATABASE
+    public func url(database: String) -> String {
+        "postgres://\(Self.user)@127.0.0.1:\(port)/\(database)"
+    }
+
+    /// A new, empty database; returns its URL.
+    public func createDatabase() throws -> String {
+        let name = "test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
+        try psql("CREATE DATABASE \(name)", database: "postgres")
+        return url(database: name)
+    }
+
+    /// Runs SQL with psql, returning its unaligned output.
+    @discardableResult
+    public func psql(_ sql: String, database: String) throws -> String {
+        try Self.run(
+            binaries.appendingPathComponent("psql"),
+            ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-d", database, "-v", "ON_ERROR_STOP=1", "-Atqc", sql],
+            asServerUser: false
+        )
+    }
+
+    /// Starts psql on SQL that runs for a while; the caller waits for it.
+    public func psqlInBackground(_ sql: String, database: String) throws -> Process {
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent("psql")
+        process.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-d", database, "-qc", sql]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Starts the server (again), waiting until it accepts connections.
+    public func start() throws {
+        // Fast enough for tests: no fsync (the tests kill gateways, not the database's machine).
+        let options = [
+            "-c listen_addresses=127.0.0.1", "-p \(port)", "-k \(directory.path)", "-c fsync=off",
+            "-c full_page_writes=off", "-c max_connections=400",
+        ].joined(separator: " ")
+        try Self.run(
+            binaries.appendingPathComponent("pg_ctl"),
+            ["-D", dataDirectory.path, "-l", directory.appendingPathComponent("server.log").path, "-o", options, "-w", "-t", "60", "start"],
+            asServerUser: true
+        )
+    }
+
+    /// Stops the server (fast shutdown: open connections are cut, as on a database restart).
+    public func stop() throws {
+        try Self.run(
+            binaries.appendingPathComponent("pg_ctl"),
+            ["-D", dataDirectory.path, "-m", "fast", "-w", "stop"],
+            asServerUser: true
+        )
+    }
+
+    /// Stops the server and deletes its files.
+    public func destroy() {
+        try? stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The newest installed server version's binaries.
+    static func locateBinaries() throws -> URL {
+        let root = URL(fileURLWithPath: "/usr/lib/postgresql")
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        let found = versions.compactMap(Int.init).sorted().last.map {
+            root.appendingPathComponent("\($0)/bin")
+        }
+        guard let found, FileManager.default.isExecutableFile(atPath: found.appendingPathComponent("initdb").path) else {
+            throw Failure(
+                description: "PostgreSQL server binaries are missing (no /usr/lib/postgresql/*/bin/initdb): "
+                    + "apt-get install postgresql; the PostgreSQL store tests start their own server"
+            )
+        }
+        return found
+    }
+
+    @discardableResult
+    static func run(_ executable: URL, _ arguments: [String], asServerUser: Bool) throws -> String {
+        var command = [executable.path] + arguments
+        if asServerUser && getuid() == 0 { command = ["/usr/sbin/runuser", "-u", "postgres", "--"] + command }
+        let outputFile = NSTemporaryDirectory() + "pgrun-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: outputFile) }
+        let status = try spawnAndWait(command, output: outputFile)
+        let text = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            throw Failure(description: "\(executable.lastPathComponent) failed (\(status)): \(text)")
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// posix_spawn rather than Foundation's Process: the server `pg_ctl start` leaves running
+    /// would inherit Process's exit-watching descriptor and make it wait for the server's end.
+    /// Here the child gets only /dev/null and the output file.
+    private static func spawnAndWait(_ command: [String], output: String) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // glibc's closefrom and chdir actions, which Swift's Glibc module does not declare.
+        if let closeFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            _ = unsafeBitCast(closeFrom, to: CloseFrom.self)(&actions, 3)
+        }
+        if let changeDirectory = dlsym(nil, "posix_spawn_file_actions_addchdir_np") {
+            typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+            _ = unsafeBitCast(changeDirectory, to: ChangeDirectory.self)(&actions, "/")
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C"
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
+        guard spawned == 0 else { throw Failure(description: "cannot start \(command[0]): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        // Exited normally: the code; killed by a signal: 128 + the signal, as shells report it.
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// A loopback port nobody listens on right now.
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket() failed") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw Failure(description: "bind() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
