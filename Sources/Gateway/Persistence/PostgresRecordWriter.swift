@@ -1,9 +1,9 @@
 import PostgresNIO
 
 /// The writes one transaction record makes in PostgreSQL: the replay record, the order, the
-/// transaction. Runs inside the caller's database transaction; conflicts are outcomes, not errors.
+/// transaction, all in the server-side function `gateway_record`; conflicts are outcomes, not errors.
 ///
-/// Concurrency between replicas: the first statement takes a transaction-scoped advisory lock on
+/// Concurrency between replicas: the function first takes a transaction-scoped advisory lock on
 /// the order's (merchant, order) key, so every write on one order waits for the one before it
 /// to commit, in whichever replica it runs. We chose that over SERIALIZABLE with retries because
 /// the lock also covers an order that does not exist yet (two initial transactions racing; a
@@ -14,108 +14,47 @@ import PostgresNIO
 /// across orders; `ON CONFLICT DO NOTHING` on their primary key waits for a concurrent insert
 /// of the same id and then tells the loser.
 enum PostgresRecordWriter {
-    static func write(
-        _ record: TransactionRecord,
-        _ connection: PostgresConnection,
-        _ logger: Logger
-    ) async throws
-        -> RecordOutcome
-    {
-        try await connection.query(
-            "SELECT pg_advisory_xact_lock(hashtext(\(record.merchantId)), hashtext(\(record.orderId)))",
-            logger: logger
-        )
-        if let existing = try await PostgresTransactionStore.storedTransaction(
-            connection,
-            logger,
-            record.merchantId,
-            record.orderId,
-            record.transactionId
-        ) {
-            return .duplicateTransaction(existing)
-        }
-        var version: Int64?
-        var initialSucceeded = false
-        let order = try await connection.query(
-            "SELECT version, initial_succeeded FROM orders WHERE merchant_id = \(record.merchantId) AND order_id = \(record.orderId)",
-            logger: logger
-        )
-        for try await (storedVersion, succeeded) in order.decode((Int64, Bool).self) {
-            version = storedVersion
-            initialSucceeded = succeeded
-        }
-        if record.isInitial && initialSucceeded { return .orderAlreadySucceeded }
-        guard version == record.expectedOrderVersion else { return .orderChanged }
-        if let applePayTransactionId = record.applePayTransactionId {
-            let inserted = try await connection.query(
-                """
-                INSERT INTO apple_pay_transactions
-                    (apple_pay_transaction_id, merchant_id, order_id, transaction_id, accepted_at_ms)
-                VALUES (\(applePayTransactionId), \(record.merchantId), \(record.orderId), \(record.transactionId),
-                    \(record.time.milliseconds))
-                ON CONFLICT (apple_pay_transaction_id) DO NOTHING
-                RETURNING 1
-                """,
-                logger: logger
-            )
-            var rows = 0
-            for try await _ in inserted { rows += 1 }
-            if rows == 0 { return .applePayReplay }
-        }
-        try await upsertOrder(connection, logger, record)
-        try await connection.query(
+    /// Runs `gateway_record` (migration step 2): the lock, the checks and the writes in one
+    /// statement, so one round trip, committed before it returns when the outcome is `.recorded`.
+    static func write(_ record: TransactionRecord, _ client: PostgresClient, _ logger: Logger) async throws -> RecordOutcome {
+        let order = record.order
+        let initialSucceeded = record.isInitial && record.succeeded && record.transactionType != "VERIFICATION"
+        let rows = try await client.query(
             """
-            INSERT INTO transactions (merchant_id, order_id, transaction_id, operation, request_hash,
-                response_body, result, gateway_code, amount_minor, currency, eci_indicator,
-                apple_pay_transaction_id, created_at_ms, type, succeeded, target_transaction_id)
-            VALUES (\(record.merchantId), \(record.orderId), \(record.transactionId), \(record.operation),
+            SELECT outcome, stored_hash, stored_body FROM gateway_record(
+                \(record.merchantId), \(record.orderId), \(record.transactionId), \(record.operation),
                 \(ByteBuffer(bytes: record.requestHash)), \(ByteBuffer(bytes: record.responseBody)), \(record.result),
                 \(record.gatewayCode), \(record.amountMinorUnits), \(record.currency), \(record.eciIndicator),
                 \(record.applePayTransactionId), \(record.time.milliseconds), \(record.transactionType),
-                \(record.succeeded), \(record.targetTransactionId))
+                \(record.succeeded), \(record.targetTransactionId), \(record.voidsTarget), \(record.isInitial),
+                \(record.expectedOrderVersion), \(order.currency), \(order.amountMinorUnits), \(order.status),
+                \(order.totalAuthorizedMinorUnits), \(order.totalCapturedMinorUnits), \(order.totalRefundedMinorUnits),
+                \(order.walletProvider), \(order.reference), \(order.creationTime.milliseconds), \(initialSucceeded))
             """,
             logger: logger
         )
-        if record.voidsTarget, let target = record.targetTransactionId {
-            try await connection.query(
-                """
-                UPDATE transactions SET voided = true
-                WHERE merchant_id = \(record.merchantId) AND order_id = \(record.orderId) AND transaction_id = \(target)
-                """,
-                logger: logger
-            )
+        var outcome: RecordOutcome?
+        for try await (name, hash, body) in rows.decode((String, ByteBuffer?, ByteBuffer?).self) {
+            switch name {
+            case "recorded": outcome = .recorded
+            case "duplicate":
+                outcome = .duplicateTransaction(
+                    StoredTransaction(
+                        requestHash: hash.map { Array($0.readableBytesView) } ?? [],
+                        responseBody: body.map { Array($0.readableBytesView) } ?? []
+                    )
+                )
+            case "orderAlreadySucceeded": outcome = .orderAlreadySucceeded
+            case "orderChanged": outcome = .orderChanged
+            case "applePayReplay": outcome = .applePayReplay
+            default: break
+            }
         }
-        return .recorded
+        guard let outcome else { throw UnexpectedRecordOutcome() }
+        return outcome
     }
 
-    private static func upsertOrder(
-        _ connection: PostgresConnection,
-        _ logger: Logger,
-        _ record: TransactionRecord
-    )
-        async throws
-    {
-        let order = record.order
-        let initialSucceeded = record.isInitial && record.succeeded && record.transactionType != "VERIFICATION"
-        try await connection.query(
-            """
-            INSERT INTO orders (merchant_id, order_id, currency, amount_minor, status, total_authorized_minor,
-                total_captured_minor, total_refunded_minor, wallet_provider, reference, initial_succeeded,
-                created_at_ms, updated_at_ms)
-            VALUES (\(record.merchantId), \(record.orderId), \(order.currency), \(order.amountMinorUnits),
-                \(order.status), \(order.totalAuthorizedMinorUnits), \(order.totalCapturedMinorUnits),
-                \(order.totalRefundedMinorUnits), \(order.walletProvider), \(order.reference), \(initialSucceeded),
-                \(order.creationTime.milliseconds), \(record.time.milliseconds))
-            ON CONFLICT (merchant_id, order_id) DO UPDATE SET
-                currency = excluded.currency, amount_minor = excluded.amount_minor, status = excluded.status,
-                total_authorized_minor = excluded.total_authorized_minor,
-                total_captured_minor = excluded.total_captured_minor,
-                total_refunded_minor = excluded.total_refunded_minor,
-                wallet_provider = excluded.wallet_provider, reference = excluded.reference,
-                initial_succeeded = orders.initial_succeeded OR excluded.initial_succeeded,
-                updated_at_ms = excluded.updated_at_ms, version = orders.version + 1
-            """,
-            logger: logger
-        )
+    struct UnexpectedRecordOutcome: Error, CustomStringConvertible {
+        var description: String { "gateway_record returned no known outcome" }
     }
 }

@@ -143,21 +143,11 @@ final class PostgresTransactionStore: TransactionStore {
         }
     }
 
-    /// One database transaction; committed (on disk) before it returns `.recorded`, rolled back
-    /// for every other outcome.
+    /// One statement, so one database transaction; committed (on disk) before it returns
+    /// `.recorded`, with nothing written for every other outcome.
     func record(_ record: TransactionRecord) async throws -> RecordOutcome {
         let outcome = try await run { client in
-            try await client.withConnection { connection in
-                try await connection.query("BEGIN", logger: self.logger)
-                do {
-                    let outcome = try await PostgresRecordWriter.write(record, connection, self.logger)
-                    try await connection.query(outcome == .recorded ? "COMMIT" : "ROLLBACK", logger: self.logger)
-                    return outcome
-                } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: self.logger)
-                    throw error
-                }
-            }
+            try await PostgresRecordWriter.write(record, client, self.logger)
         }
         if outcome == .recorded { try await pruneIfDue(record.time.milliseconds) }
         return outcome
