@@ -42,6 +42,14 @@ extension JSONValue {
         }
     }
 
+    /// `value` as a JSON string literal, quotes included: the one escaper every JSON writer of
+    /// this package uses (responses, sandbox tokens, log lines).
+    package static func stringLiteral(_ value: String) -> String {
+        var output: [UInt8] = []
+        writeString(value, into: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
     private static func writeString(_ value: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Copy runs of plain bytes whole: a token is 4 KB of text with a few dozen quotes in it.

@@ -1,3 +1,4 @@
+import ApplePayToken
 import Foundation
 import Logging
 import Synchronization
@@ -62,24 +63,9 @@ struct JSONLogHandler: LogHandler {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    /// A JSON string literal; `/` is left as it is so URLs stay readable.
+    /// A JSON string literal (`/` is left as it is, so URLs stay readable).
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                result +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONValue.stringLiteral(text)
     }
 
     /// Masks every run of 13 or more ASCII digits to its first six and last four.
