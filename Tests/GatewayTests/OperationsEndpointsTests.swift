@@ -107,9 +107,11 @@ struct OperationsEndpointsTests {
                 headers: [requestId: "not a valid id {}"]
             ) { $0.headers[requestId] }
             #expect(replaced != nil && replaced != "not a valid id {}")
-            #expect(replaced?.count == 36)
             let generated = try await client.execute(uri: "/healthz", method: .get) { $0.headers[requestId] }
-            #expect(generated?.count == 36)
+            for id in [replaced, generated] {
+                #expect(id.map { $0.count >= 17 && $0.allSatisfy(\.isHexDigit) } == true, "\(id ?? "none")")
+            }
+            #expect(generated != replaced, "two requests got the same id")
         }
         let lines = logs.all.filter { $0.contains("request completed") }
         #expect(

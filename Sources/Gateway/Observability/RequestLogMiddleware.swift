@@ -4,8 +4,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Gives every request an id (the client's `X-Request-ID` when it is well formed, else a new
-/// one), puts it on the request's logger and the response, and logs one line per request: method,
+/// Gives every request an id (the client's `X-Request-ID` when it is well formed, else
+/// Hummingbird's), puts it on the request's logger and the response, and logs one line per request: method,
 /// route template, status, duration, and the merchant, order and transaction ids from the path.
 /// Headers and bodies are never logged.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -13,7 +13,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
-        let requestId = Self.requestId(from: request.headers[Self.requestIdHeader])
+        // Hummingbird's own id (a counter under a random prefix) is unique and far cheaper than a UUID.
+        let requestId = Self.clientRequestId(request.headers[Self.requestIdHeader]) ?? context.id
         var context = context
         context.logger[metadataKey: "hb.request.id"] = nil
         context.logger[metadataKey: "requestId"] = .string(requestId)
@@ -30,6 +31,9 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func log(_ request: Request, _ context: Context, status: Int, start: UInt64) {
         let route = context.routeTemplate
+        // Probes and scrapes come every few seconds; they only show when debugging.
+        let level: Logger.Level = route.hasPrefix("/api/") || route == "unmatched" ? .info : .debug
+        guard context.logger.logLevel <= level else { return }
         var metadata: Logger.Metadata = [
             "method": "\(request.method.rawValue)", "route": "\(route)", "status": "\(status)",
             "durationMs": "\(Double(elapsedNanoseconds(since: start) / 1000) / 1000)",
@@ -37,19 +41,15 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         for (parameter, key) in [("merchantId", "merchant"), ("orderId", "orderId"), ("transactionId", "transactionId")] {
             if let value = context.parameters.get(parameter) { metadata[key] = "\(value.prefix(64))" }
         }
-        // Probes and scrapes come every few seconds; they only show when debugging.
-        let level: Logger.Level = route.hasPrefix("/api/") || route == "unmatched" ? .info : .debug
         context.logger.log(level: level, "request completed", metadata: metadata)
     }
 
-    /// The client's id when it is 1 to 64 letters, digits, `.`, `_` or `-`; otherwise a new UUID.
-    static func requestId(from header: String?) -> String {
-        if let header, (1...64).contains(header.utf8.count),
+    /// The client's id when it is 1 to 64 letters, digits, `.`, `_` or `-`.
+    static func clientRequestId(_ header: String?) -> String? {
+        guard let header, (1...64).contains(header.utf8.count),
             header.utf8.allSatisfy({ $0.isASCIILetterOrDigit || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
-        {
-            return header
-        }
-        return UUID().uuidString.lowercased()
+        else { return nil }
+        return header
     }
 }
 
