@@ -83,8 +83,7 @@ func buildRouter(_ services: GatewayServices) -> Router<GatewayRequestContext> {
     let router = Router(context: GatewayRequestContext.self)
     // Outermost first: the log line and the metrics see the final status of every request.
     router.addMiddleware {
-        RequestLogMiddleware()
-        RequestMetricsMiddleware(metrics: services.metrics)
+        RequestObservationMiddleware(metrics: services.metrics)
         MPGSErrorMiddleware()
     }
     HealthRoutes(

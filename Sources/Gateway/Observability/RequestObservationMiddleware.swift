@@ -1,15 +1,18 @@
 import Dispatch
-import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Gives every request an id (the client's `X-Request-ID` when it is well formed, else
-/// Hummingbird's), puts it on the request's logger and the response, and logs one line per request: method,
-/// route template, status, duration, and the merchant, order and transaction ids from the path.
-/// Headers and bodies are never logged.
-struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Observes every request once: gives it an id (the client's `X-Request-ID` when it is well
+/// formed, else Hummingbird's), puts the id on the request's logger and the response, then, with
+/// one clock reading and the final status, counts and times it by method, route template and
+/// status, and logs one line: method, route, status, duration, and the merchant, order and
+/// transaction ids from the path. Never the raw path in a metric (it holds order ids), never
+/// headers or bodies in a log. Runs outside the MPGS error middleware, so it sees final statuses.
+struct RequestObservationMiddleware<Context: RequestContext>: RouterMiddleware {
     static var requestIdHeader: HTTPField.Name { HTTPField.Name("X-Request-ID")! }
+
+    let metrics: GatewayMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -21,22 +24,26 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             var response = try await next(request, context)
             response.headers[Self.requestIdHeader] = requestId
-            log(request, context, status: response.status.code, start: start)
+            observe(request, context, status: response.status.code, start: start)
             return response
         } catch {
-            log(request, context, status: (error as? any HTTPResponseError)?.status.code ?? 500, start: start)
+            observe(request, context, status: (error as? any HTTPResponseError)?.status.code ?? 500, start: start)
             throw error
         }
     }
 
-    private func log(_ request: Request, _ context: Context, status: Int, start: UInt64) {
+    private func observe(_ request: Request, _ context: Context, status: Int, start: UInt64) {
+        let nanoseconds = elapsedNanoseconds(since: start)
         let route = context.routeTemplate
+        let method = knownMethods.contains(request.method) ? request.method.rawValue : "OTHER"
+        metrics.request(method: method, route: route, status: status, nanoseconds: nanoseconds)
+
         // Probes and scrapes come every few seconds; they only show when debugging.
         let level: Logger.Level = route.hasPrefix("/api/") || route == "unmatched" ? .info : .debug
         guard context.logger.logLevel <= level else { return }
         var metadata: Logger.Metadata = [
-            "method": "\(request.method.rawValue)", "route": "\(route)", "status": "\(status)",
-            "durationMs": "\(Double(elapsedNanoseconds(since: start) / 1000) / 1000)",
+            "method": "\(method)", "route": "\(route)", "status": "\(status)",
+            "durationMs": "\(Double(nanoseconds / 1000) / 1000)",
         ]
         for (parameter, key) in [("merchantId", "merchant"), ("orderId", "orderId"), ("transactionId", "transactionId")] {
             if let value = context.parameters.get(parameter) { metadata[key] = "\(value.prefix(64))" }
@@ -50,6 +57,17 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             header.utf8.allSatisfy({ $0.isASCIILetterOrDigit || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
         else { return nil }
         return header
+    }
+}
+
+/// Clients may send any method token; the metric label takes a bounded set.
+private let knownMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .post, .delete, .options, .patch]
+
+extension RequestContext {
+    /// The matched route's template, or `unmatched` (Hummingbird names unmatched paths "NotFound").
+    var routeTemplate: String {
+        guard let path = endpointPath, path != "NotFound" else { return "unmatched" }
+        return path
     }
 }
 
