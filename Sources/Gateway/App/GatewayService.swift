@@ -41,12 +41,13 @@ public enum GatewayService {
 
     /// The service's logger, in the configured format and level. Built here rather than through
     /// the process-wide `LoggingSystem.bootstrap`, which may run once only: every logger the
-    /// service uses (Hummingbird's per-request ones included) derives from this one.
-    static func makeLogger(_ configuration: GatewayConfiguration) -> Logger {
+    /// service uses (Hummingbird's per-request ones, and the PostgreSQL pool's under its own label)
+    /// derives from this one.
+    static func makeLogger(_ configuration: GatewayConfiguration, label: String = "gateway") -> Logger {
         var logger =
             switch configuration.logFormat {
-            case .json: Logger(label: "gateway") { JSONLogHandler(label: $0) }
-            case .text: Logger(label: "gateway") { StreamLogHandler.standardOutput(label: $0) }
+            case .json: Logger(label: label) { JSONLogHandler(label: $0) }
+            case .text: Logger(label: label) { StreamLogHandler.standardOutput(label: $0) }
             }
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
         return logger

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 
 extension GatewayConfiguration {
     /// Opens the store the configured URL names. The one place that maps a URL scheme to a store.
@@ -13,15 +12,10 @@ extension GatewayConfiguration {
                 maxConnections: storeMaxConnections,
                 timeout: storeTimeout,
                 replayRetention: replayRetention,
-                logger: postgresLogger
+                // The service's format and level, so PostgresNIO's lines are JSON like the rest.
+                logger: GatewayService.makeLogger(self, label: "gateway.postgres")
             )
         }
-    }
-
-    private var postgresLogger: Logger {
-        var logger = Logger(label: "gateway.postgres")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        return logger
     }
 
     /// Replay records outlive the signing window by an hour, so a token can never be replayed
