@@ -43,7 +43,7 @@ struct SandboxTokenIssuer: Sendable {
                 "Merchant '\(merchant.id)' has no \(request.version == .ecV1 ? "EC" : "RSA") Apple Pay identity configured"
             )
         }
-        let transactionIdentifier = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
+        let transactionIdentifier = Bytes.random(count: 32)
         request.transactionId = transactionIdentifier
         let token: String
         do {

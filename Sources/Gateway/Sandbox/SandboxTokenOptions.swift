@@ -101,7 +101,7 @@ extension SandboxTokenOptions {
         switch paymentDataType ?? "3DSecure" {
         case "3DSecure":
             if emvData != nil { throw GatewayError.unexpected("emvData") }
-            let cryptogram = onlinePaymentCryptogram ?? Data(Self.randomBytes(20)).base64EncodedString()
+            let cryptogram = onlinePaymentCryptogram ?? Data(Bytes.random(count: 20)).base64EncodedString()
             guard Data(base64Encoded: cryptogram).map({ !$0.isEmpty }) == true else {
                 throw GatewayError.invalidValue("onlinePaymentCryptogram", cryptogram, "Use base64")
             }
@@ -112,7 +112,7 @@ extension SandboxTokenOptions {
         case "EMV":
             if onlinePaymentCryptogram != nil { throw GatewayError.unexpected("onlinePaymentCryptogram") }
             if eciIndicator != nil { throw GatewayError.unexpected("eciIndicator") }
-            let emv = emvData ?? Data(Self.randomBytes(64)).base64EncodedString()
+            let emv = emvData ?? Data(Bytes.random(count: 64)).base64EncodedString()
             guard Data(base64Encoded: emv).map({ !$0.isEmpty }) == true else {
                 throw GatewayError.invalidValue("emvData", emv, "Use base64")
             }
@@ -135,10 +135,5 @@ extension SandboxTokenOptions {
             throw GatewayError.invalidValue("signingTime", text, "Use ISO 8601, e.g. 2026-01-31T12:00:00Z")
         }
         return date
-    }
-
-    private static func randomBytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 }
