@@ -53,34 +53,10 @@ public struct SandboxMerchantIdentity: Sendable {
             privateKeyPEM = key.pkcs8PEMRepresentation
         }
 
-        let validity = SandboxAuthority.Validity(
-            from: now.addingTimeInterval(-86_400),
-            to: now.addingTimeInterval(2 * 365.25 * 86_400)
-        )
-        let identifierHash = Array(SHA256.hash(data: Data(merchantIdentifier.utf8)))
-        let certificate = try Certificate(
-            version: .v3,
-            serialNumber: Certificate.SerialNumber(),
-            publicKey: publicKey,
-            notValidBefore: validity.from,
-            notValidAfter: validity.to,
-            issuer: issuer.root.subject,
-            subject: try DistinguishedName {
-                CountryName("US")
-                OrganizationName(SandboxAuthority.Names.organization)
-                OrganizationalUnitName(SandboxAuthority.Names.organizationalUnit)
-                CommonName("Apple Pay Payment Processing:\(merchantIdentifier)")
-                UserID(merchantIdentifier)
-            },
-            signatureAlgorithm: .ecdsaWithSHA384,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.notCertificateAuthority)
-                Critical(keyType == .ec ? KeyUsage(keyAgreement: true) : KeyUsage(keyEncipherment: true))
-                KeyIdentifiers.subject(publicKey)
-                KeyIdentifiers.authority(issuer.root.publicKey)
-                try Certificate.Extension.merchantIdentifier(hash: identifierHash)
-            },
-            issuerPrivateKey: Certificate.PrivateKey(issuer.rootKey)
+        let certificate = try issuer.issuePaymentProcessingCertificate(
+            for: publicKey,
+            merchantIdentifier: merchantIdentifier,
+            now: now
         )
         // Newline-terminated, like PEM files, so that they can be written out or concatenated as they are.
         return SandboxMerchantIdentity(
@@ -93,18 +69,5 @@ public struct SandboxMerchantIdentity: Sendable {
     /// The token library's identity for this key and certificate: what a decryptor's key ring holds.
     public func merchantIdentity() throws -> MerchantIdentity {
         try MerchantIdentity(certificate: certificate, privateKey: KeyMaterial.privateKey(from: Array(privateKeyPEM.utf8)))
-    }
-}
-
-/// The user ID attribute (0.9.2342.19200300.100.1.1): Apple puts the merchant identifier there.
-private struct UserID: RelativeDistinguishedNameConvertible {
-    var value: String
-
-    init(_ value: String) {
-        self.value = value
-    }
-
-    func makeRDN() throws -> RelativeDistinguishedName {
-        RelativeDistinguishedName(.init(type: [0, 9, 2342, 19_200_300, 100, 1, 1], utf8String: value))
     }
 }

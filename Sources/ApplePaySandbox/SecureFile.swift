@@ -11,8 +11,8 @@ import Darwin
 
 /// Writes files whose permissions are right from the moment they exist: a private key must never
 /// be readable by others, not even between a write and a later chmod.
-enum SecureFile {
-    static func createDirectory(_ directory: URL) throws {
+package enum SecureFile {
+    package static func createDirectory(_ directory: URL) throws {
         do {
             try FileManager.default.createDirectory(
                 at: directory,
@@ -25,7 +25,7 @@ enum SecureFile {
     }
 
     /// Writes `bytes` to a new temporary file created with `mode`, then renames it over `url`.
-    static func store(_ bytes: [UInt8], at url: URL, mode: mode_t) throws {
+    package static func store(_ bytes: [UInt8], at url: URL, mode: mode_t) throws {
         let temporary = url.deletingLastPathComponent().appending(path: ".\(url.lastPathComponent).\(Hex.encode(Bytes.random(count: 8)))")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard descriptor >= 0 else { throw SandboxError("cannot create \(temporary.path)") }

@@ -83,7 +83,7 @@ public struct ApplePayTokenDecryptor: Sendable {
 /// A verified, decrypted token: what steps 5 to 7 work with.
 public struct DecryptedPaymentToken: Sendable, Hashable {
     public var version: PaymentToken.Version
-    /// Hex, as in the header: the key for replay protection.
+    /// Lower-case hex of the header's transaction id bytes: the key for replay protection.
     public var transactionId: String
     /// SHA-256 of the payment request's applicationData, when it had any.
     public var applicationData: [UInt8]?

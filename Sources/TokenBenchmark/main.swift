@@ -8,7 +8,7 @@ import Foundation
 // Usage: token-bench [CONFORMANCE_DIR] [SECONDS_PER_CASE]
 
 let arguments = CommandLine.arguments
-let conformance = URL(fileURLWithPath: arguments.count > 1 ? arguments[1] : "../shared/conformance")
+let conformance = URL(fileURLWithPath: arguments.count > 1 ? arguments[1] : "Tests/ApplePayTokenTests/Fixtures/conformance")
 let secondsPerCase = arguments.count > 2 ? Double(arguments[2]) ?? 2 : 2
 
 struct Case {

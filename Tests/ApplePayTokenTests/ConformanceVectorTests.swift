@@ -4,12 +4,20 @@ import Testing
 
 @testable import ApplePayToken
 
-/// Real Apple-signed tokens from `../shared/conformance`: every one must verify at its signing
+/// Real Apple-signed tokens from `Tests/ApplePayTokenTests/Fixtures/conformance`: every one must verify at its signing
 /// time against Apple Root CA - G3 alone, and decrypt to its expected plaintext where the key is public.
 @Suite("Conformance vectors")
 struct ConformanceVectorTests {
-    @Test("the conformance set is present and complete")
+    @Test("the conformance set is present and complete, inside the repository")
     func vectorsArePresent() {
+        // A plain clone must pass: the vectors are fixtures here, not a directory beside the clone.
+        if ProcessInfo.processInfo.environment["APPLEPAY_CONFORMANCE_DIR"] == nil {
+            #expect(Fixtures.conformanceDirectory.standardizedFileURL.path.hasPrefix(Fixtures.packageRoot.standardizedFileURL.path + "/"))
+        }
+        for vector in ConformanceVector.all {
+            #expect(FileManager.default.fileExists(atPath: vector.directory.appendingPathComponent("SOURCE.txt").path), "\(vector.name)")
+            #expect(FileManager.default.fileExists(atPath: vector.directory.appendingPathComponent("LICENCE.txt").path), "\(vector.name)")
+        }
         #expect(ConformanceVector.all.count == 13, "expected 13 vectors under \(Fixtures.conformanceDirectory.path)")
         #expect(ConformanceVector.tokens.count == 12)
         #expect(ConformanceVector.withPrivateKey.count == 7)

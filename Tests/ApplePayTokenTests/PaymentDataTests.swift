@@ -44,19 +44,19 @@ struct PaymentDataTests {
                 "applicationPrimaryAccountNumber"
             ),
             (
-                #"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":"1","paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"x"}}"#,
+                #"{"applicationPrimaryAccountNumber":"5204245250001488","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":"1","paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"x"}}"#,
                 "transactionAmount"
             ),
             (
-                #"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"3DSecure","paymentData":{}}"#,
+                #"{"applicationPrimaryAccountNumber":"5204245250001488","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"3DSecure","paymentData":{}}"#,
                 "paymentData.onlinePaymentCryptogram"
             ),
             (
-                #"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"Other","paymentData":{}}"#,
+                #"{"applicationPrimaryAccountNumber":"5204245250001488","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"Other","paymentData":{}}"#,
                 "paymentDataType"
             ),
             (
-                #"{"applicationPrimaryAccountNumber":"1","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"EMV","paymentData":{"emvData":"x"},"authenticationResponses":[{"merchantIdentifier":"m"}]}"#,
+                #"{"applicationPrimaryAccountNumber":"5204245250001488","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"EMV","paymentData":{"emvData":"x"},"authenticationResponses":[{"merchantIdentifier":"m"}]}"#,
                 "authenticationResponses[0].authenticationData"
             ),
         ]
@@ -65,6 +65,57 @@ struct PaymentDataTests {
         let error = #expect(throws: ApplePayTokenError.self) { try PaymentData(jsonBytes: Array(json.utf8)) }
         #expect(error?.code == .malformedPaymentData)
         #expect(error?.field == field)
+    }
+
+    /// The values a hostile-input probe got approved through a trusted signer.
+    @Test(
+        "card numbers, expiry dates, amounts and currency codes outside Apple's formats are refused by field",
+        arguments: [
+            ("applicationPrimaryAccountNumber", #""4111abcd11111111""#),
+            ("applicationPrimaryAccountNumber", #""41111""#),
+            ("applicationPrimaryAccountNumber", #""""#),
+            ("applicationPrimaryAccountNumber", "\"" + String(repeating: "4", count: 40) + "\""),
+            ("applicationPrimaryAccountNumber", #""٤١١١١١١١١١١١١١١١""#),
+            ("applicationPrimaryAccountNumber", #""4111111111111111\u0000""#),
+            ("applicationPrimaryAccountNumber", #"" 4111111111111111""#),
+            ("applicationPrimaryAccountNumber", "4111111111111111"),
+            ("applicationExpirationDate", #""3012""#),
+            ("applicationExpirationDate", #""301331""#),
+            ("applicationExpirationDate", #""301200""#),
+            ("applicationExpirationDate", #""300231""#),
+            ("applicationExpirationDate", #""30123a""#),
+            ("currencyCode", #""84""#),
+            ("currencyCode", #""USD""#),
+            ("currencyCode", #""8400""#),
+            ("currencyCode", "840"),
+            ("transactionAmount", "5656.0"),
+            ("transactionAmount", "5.656e3"),
+            ("transactionAmount", "-1"),
+            ("transactionAmount", #""5656""#),
+        ]
+    )
+    func outOfFormat(field: String, value: String) {
+        var fields = [
+            "applicationPrimaryAccountNumber": #""5204245250001488""#, "applicationExpirationDate": #""280229""#,
+            "currencyCode": #""840""#, "transactionAmount": "5656",
+        ]
+        fields[field] = value
+        let json =
+            "{" + fields.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+            + #","paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"x"}}"#
+        let error = #expect(throws: ApplePayTokenError.self) { try PaymentData(jsonBytes: Array(json.utf8)) }
+        #expect(error?.code == .malformedPaymentData)
+        #expect(error?.field == field)
+        #expect(error?.reason.contains("4111") == false, "the reason must not repeat the card number")
+    }
+
+    @Test("a leap day and 19-digit card numbers are within the formats")
+    func edgesWithinFormat() throws {
+        let json =
+            #"{"applicationPrimaryAccountNumber":"4111111111111111111","applicationExpirationDate":"280229","currencyCode":"008","transactionAmount":0,"paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"x"}}"#
+        let payment = try PaymentData(jsonBytes: Array(json.utf8))
+        #expect(payment.applicationExpirationDate == "280229")
+        #expect(payment.transactionAmount == 0)
     }
 
     @Test("plaintext that is not a JSON object is rejected", arguments: ["", "[]", "42", "{"])

@@ -23,7 +23,7 @@ public struct ApplePayTokenError: Error, Sendable, CustomStringConvertible {
 extension ApplePayTokenError {
     /// A stable, machine-readable error code.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Backing: String, Sendable {
+        private enum Backing: String, Sendable, CaseIterable {
             case malformedToken = "MALFORMED_TOKEN"
             case unsupportedVersion = "UNSUPPORTED_VERSION"
             case signatureInvalid = "SIGNATURE_INVALID"
@@ -40,6 +40,9 @@ extension ApplePayTokenError {
 
         private let backing: Backing
         private init(_ backing: Backing) { self.backing = backing }
+
+        /// Every code the library can throw, in declaration order (for error catalogues).
+        public static var allCases: [Code] { Backing.allCases.map(Code.init) }
 
         /// The code as text, e.g. `NO_MATCHING_KEY`.
         public var rawValue: String { backing.rawValue }

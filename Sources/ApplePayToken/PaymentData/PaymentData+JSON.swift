@@ -13,9 +13,17 @@ extension PaymentData {
             throw ApplePayTokenError(.malformedPaymentData, "the decrypted payment data is not a JSON object")
         }
         var reader = FieldReader(object: object, prefix: "")
-        applicationPrimaryAccountNumber = try reader.string("applicationPrimaryAccountNumber")
-        applicationExpirationDate = try reader.string("applicationExpirationDate")
-        currencyCode = try reader.string("currencyCode")
+        // A decrypted payload is still input: only Apple signs in production, but a sandbox or a
+        // compromised signer must not get a malformed card number or amount past this point.
+        applicationPrimaryAccountNumber = try reader.string("applicationPrimaryAccountNumber") { text in
+            (12...19).contains(text.utf8.count) && text.utf8.allSatisfy(isASCIIDigit) ? nil : "must be 12 to 19 digits"
+        }
+        applicationExpirationDate = try reader.string("applicationExpirationDate") { text in
+            isExpirationDate(text) ? nil : "must be a date as YYMMDD"
+        }
+        currencyCode = try reader.string("currencyCode") { text in
+            text.utf8.count == 3 && text.utf8.allSatisfy(isASCIIDigit) ? nil : "must be an ISO 4217 numeric code of 3 digits"
+        }
         transactionAmount = try reader.integer("transactionAmount")
         cardholderName = try reader.optionalString("cardholderName")
         deviceManufacturerIdentifier = try reader.optionalString("deviceManufacturerIdentifier")
@@ -78,7 +86,7 @@ extension PaymentData {
 
     /// The payment data as JSON, with the account number masked to its first six and last four
     /// digits unless `unmasked` is set. The cryptogram is kept: whoever decrypts needs it.
-    public func jsonValue(unmasked: Bool = false) -> JSONValue {
+    package func jsonValue(unmasked: Bool = false) -> JSONValue {
         var object = additionalFields
         object["applicationPrimaryAccountNumber"] = .string(
             unmasked ? applicationPrimaryAccountNumber : CardNumberMask.mask(applicationPrimaryAccountNumber)
@@ -127,6 +135,24 @@ extension PaymentData: CustomStringConvertible {
     }
 }
 
+private func isASCIIDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+}
+
+/// YYMMDD with a real month and a day that month can have (Apple sends the month's last day).
+private func isExpirationDate(_ text: String) -> Bool {
+    let digits = Array(text.utf8)
+    guard digits.count == 6, digits.allSatisfy(isASCIIDigit) else { return false }
+    let number = digits.map { Int($0 - UInt8(ascii: "0")) }
+    let year = 2000 + number[0] * 10 + number[1]
+    let month = number[2] * 10 + number[3]
+    let day = number[4] * 10 + number[5]
+    guard (1...12).contains(month), day >= 1 else { return false }
+    let isLeapYear = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let lastDay = [31, isLeapYear ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    return day <= lastDay
+}
+
 /// Takes documented keys out of an object one by one; what is left are the unknown keys.
 private struct FieldReader {
     var object: [String: JSONValue]
@@ -139,8 +165,10 @@ private struct FieldReader {
         return value
     }
 
-    mutating func string(_ key: String) throws(ApplePayTokenError) -> String {
+    /// A required string; `problem` returns what is wrong with its text, or nil when it is right.
+    mutating func string(_ key: String, problem: (String) -> String? = { _ in nil }) throws(ApplePayTokenError) -> String {
         guard let value = try optionalString(key) else { throw failure(key, "is missing") }
+        if let problem = problem(value) { throw failure(key, problem) }
         return value
     }
 
@@ -151,11 +179,12 @@ private struct FieldReader {
     }
 
     mutating func integer(_ key: String) throws(ApplePayTokenError) -> Int64 {
+        // An integer as JSON writes it: 5656, never 5656.0 or "5656" (Apple's format is a number
+        // of minor units).
         switch take(key) {
         case .integer(let value) where value >= 0: return value
-        case .double(let value) where value >= 0 && value.rounded() == value && value < 9e15: return Int64(value)
         case nil: throw failure(key, "is missing")
-        default: throw failure(key, "must be a non-negative whole number")
+        default: throw failure(key, "must be a non-negative integer")
         }
     }
 

@@ -21,9 +21,9 @@ public struct PaymentData: Sendable, Hashable {
     /// Merchant token requests: the network's token identifier.
     public var merchantTokenIdentifier: String?
     /// Merchant token requests: card art, last four digits, expiry.
-    public var merchantTokenMetadata: JSONValue?
+    package var merchantTokenMetadata: JSONValue?
     /// Keys Apple does not document (yet), kept verbatim.
-    public var additionalFields: [String: JSONValue]
+    package var additionalFields: [String: JSONValue]
 
     public struct PaymentDataType: RawRepresentable, Sendable, Hashable {
         public var rawValue: String
@@ -43,7 +43,7 @@ public struct PaymentData: Sendable, Hashable {
         public var onlinePaymentCryptogram: String
         /// Must be passed on to the processor when present.
         public var eciIndicator: String?
-        public var additionalFields: [String: JSONValue]
+        package var additionalFields: [String: JSONValue]
     }
 
     public struct EMV: Sendable, Hashable {
@@ -51,14 +51,14 @@ public struct PaymentData: Sendable, Hashable {
         public var emvData: String
         /// Hex encrypted PIN (RSA_v1 only).
         public var encryptedPINData: String?
-        public var additionalFields: [String: JSONValue]
+        package var additionalFields: [String: JSONValue]
     }
 
     public struct AuthenticationResponse: Sendable, Hashable {
         public var merchantIdentifier: String
         public var authenticationData: String
         public var transactionAmount: String
-        public var additionalFields: [String: JSONValue]
+        package var additionalFields: [String: JSONValue]
     }
 
     /// The cryptogram, whichever kind of payment data carries it.

@@ -23,8 +23,13 @@ package enum OID {
     package static let signingTimeContents = contents(of: signingTime)
     package static let sha256Contents = contents(of: sha256)
     package static let ecdsaWithSHA256Contents = contents(of: ecdsaWithSHA256)
-    package static let rsaEncryptionContents = contents(of: rsaEncryption)
-    package static let sha256WithRSAEncryptionContents = contents(of: sha256WithRSAEncryption)
+
+    // The signature AlgorithmIdentifiers exactly as Apple writes them in SignerInfo (RFC 5758 and
+    // RFC 4055: ECDSA without parameters, RSA with NULL). RFC 3370's rsaEncryption means the same
+    // to a verifier, but Apple never writes it, so a signature that says it is not Apple's.
+    package static let ecdsaWithSHA256Identifier = [0x30, 0x0A, 0x06, 0x08] + ecdsaWithSHA256Contents
+    package static let sha256WithRSAEncryptionIdentifier =
+        [0x30, 0x0D, 0x06, 0x09] + contents(of: sha256WithRSAEncryption) + [0x05, 0x00]
 
     /// The DER content octets of an OID (its encoding without tag and length).
     package static func contents(of oid: ASN1ObjectIdentifier) -> [UInt8] {

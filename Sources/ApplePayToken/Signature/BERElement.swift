@@ -19,16 +19,19 @@ struct BERElement {
     static let objectIdentifier: UInt8 = 0x06
     static let integer: UInt8 = 0x02
     static let octetString: UInt8 = 0x04
+    static let bitString: UInt8 = 0x03
+    static let null: UInt8 = 0x05
     static func contextSpecificConstructed(_ number: UInt8) -> UInt8 { 0xA0 | number }
 
     private static let maximumDepth = 32
 
-    /// Reads exactly one element that fills `bytes`.
+    /// Reads exactly one element that fills `bytes`: nothing may follow it. The end-of-contents
+    /// octets of indefinite-length elements are part of the element, so Apple's signatures (three
+    /// nested indefinite lengths, six zero octets at the end) fill their bytes exactly.
     static func parse(_ bytes: ArraySlice<UInt8>) throws(CMSFormatError) -> BERElement {
         var index = bytes.startIndex
         let element = try read(bytes, &index, depth: 0)
-        // Some encoders pad the outer indefinite-length element with extra zero octets.
-        guard bytes[index...].allSatisfy({ $0 == 0 }) else { throw CMSFormatError("trailing bytes after the signature") }
+        guard index == bytes.endIndex else { throw CMSFormatError("trailing bytes after the signature") }
         return element
     }
 
@@ -85,6 +88,11 @@ struct BERElement {
             for _ in 0..<count {
                 length = length << 8 | Int(bytes[index])
                 index += 1
+            }
+            // BER allows padded lengths (81 05, 82 00 90); Apple writes the shortest form, so a
+            // longer one is an altered copy rather than another encoder.
+            guard length >= 0x80, length >> (8 * (count - 1)) != 0 else {
+                throw CMSFormatError("an element length is not in its shortest form")
             }
         }
         guard bytes.endIndex - index >= length else { throw CMSFormatError("an element is longer than the signature") }

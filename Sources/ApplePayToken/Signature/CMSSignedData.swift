@@ -3,13 +3,20 @@ import SwiftASN1
 /// The parts of a detached CMS SignedData (RFC 5652) that Apple's step 1 needs, read with the BER
 /// rules: real token signatures use indefinite lengths and list the leaf before the intermediate,
 /// which strict DER readers reject.
+///
+/// BER is lax in its encodings, but the structure is checked as strictly as Apple produces it, the
+/// parts no signature covers included (tags, versions, algorithm sets, BIT STRING padding, trailing
+/// bytes): a verifier that accepts altered copies of a signature invites confusion about which
+/// bytes were checked, even when the signed content and the chain still verify.
 struct CMSSignedData {
     /// Each certificate's encoding, in the order the SET lists them.
     var certificates: [ArraySlice<UInt8>]
     var signer: CMSSignerInfo
 
     init(berEncoded bytes: [UInt8]) throws(CMSFormatError) {
-        let contentInfo = try BERElement.parse(bytes[...]).children()
+        let outer = try BERElement.parse(bytes[...])
+        guard outer.tag == BERElement.sequence else { throw CMSFormatError("the signature is not a CMS ContentInfo") }
+        let contentInfo = try outer.children()
         guard contentInfo.count == 2, contentInfo[0].isObjectIdentifier(OID.signedDataContents),
             contentInfo[1].tag == BERElement.contextSpecificConstructed(0)
         else { throw CMSFormatError("the signature is not a CMS SignedData") }
@@ -18,45 +25,62 @@ struct CMSSignedData {
             throw CMSFormatError("SignedData is malformed")
         }
 
+        // version, digestAlgorithms, encapContentInfo, [0] certificates, signerInfos: Apple sends
+        // no revocation information and nothing else.
         let fields = try wrapped[0].children()
-        guard fields.count >= 4 else { throw CMSFormatError("SignedData has too few fields") }
-        // fields[0] version, fields[1] digestAlgorithms: not needed beyond the signer's own digest algorithm.
+        guard fields.count == 5, fields[3].tag == BERElement.contextSpecificConstructed(0),
+            fields[4].tag == BERElement.set
+        else { throw CMSFormatError("SignedData does not hold exactly certificates and one set of signers") }
         let encapsulated = try fields[2].children()
         guard fields[2].tag == BERElement.sequence, let contentType = encapsulated.first,
             contentType.isObjectIdentifier(OID.dataContents)
         else { throw CMSFormatError("encapContentInfo is not id-data") }
         guard encapsulated.count == 1 else { throw CMSFormatError("the signature is not detached") }
 
-        var certificates: [ArraySlice<UInt8>] = []
-        var signerInfos: [BERElement] = []
-        for field in fields.dropFirst(3) {
-            switch field.tag {
-            case BERElement.contextSpecificConstructed(0):
-                certificates = try field.children().map { element throws(CMSFormatError) in
-                    guard element.tag == BERElement.sequence else {
-                        throw CMSFormatError("an entry of certificates is not a certificate")
-                    }
-                    return element.encoded
-                }
-            case BERElement.contextSpecificConstructed(1):
-                continue  // revocation info: not used by Apple, not consulted
-            case BERElement.set:
-                signerInfos = try field.children()
-            default:
-                throw CMSFormatError("SignedData has an unexpected field with tag \(field.tag)")
-            }
+        let certificates = try fields[3].children().map { element throws(CMSFormatError) in
+            try element.certificateEncoding()
         }
+        let signerInfos = try fields[4].children()
         guard signerInfos.count == 1 else {
             throw CMSFormatError("the signature has \(signerInfos.count) signers, Apple signs with exactly one")
         }
+        let signer = try CMSSignerInfo(signerInfos[0])
+        // RFC 5652 5.1: with only X.509 certificates, id-data and version-1 signers, version 1;
+        // a signer identified by subjectKeyIdentifier (version 3) makes it 3.
+        guard fields[0].isSmallInteger(signer.version) else {
+            throw CMSFormatError("the SignedData version does not match its signer (expected \(signer.version))")
+        }
+        // The same algorithm encoded the same way: Apple writes SHA-256 with NULL parameters in
+        // older tokens and without them in newer ones, but never one way here and another there.
+        let digestAlgorithms = try fields[1].children()
+        guard fields[1].tag == BERElement.set, digestAlgorithms.count == 1,
+            digestAlgorithms[0].encoded.elementsEqual(signer.digestAlgorithmEncoding)
+        else { throw CMSFormatError("digestAlgorithms is not exactly the signer's digest algorithm") }
         self.certificates = certificates
-        self.signer = try CMSSignerInfo(signerInfos[0])
+        self.signer = signer
     }
 }
 
 extension BERElement {
     func isObjectIdentifier(_ contents: [UInt8]) -> Bool {
         tag == BERElement.objectIdentifier && self.contents.elementsEqual(contents)
+    }
+
+    /// An INTEGER of one content octet with this value (CMS versions).
+    func isSmallInteger(_ value: UInt8) -> Bool {
+        tag == BERElement.integer && contents.count == 1 && contents.first == value
+    }
+
+    /// A certificate's encoding, after checking its outer shape: tbsCertificate, the signature
+    /// algorithm, and a signature BIT STRING with no unused bits. The chain check parses the rest,
+    /// but reads the signature's octets without its unused-bits octet.
+    func certificateEncoding() throws(CMSFormatError) -> ArraySlice<UInt8> {
+        guard tag == BERElement.sequence else { throw CMSFormatError("an entry of certificates is not a certificate") }
+        let parts = try children()
+        guard parts.count == 3, parts[0].tag == BERElement.sequence, parts[1].tag == BERElement.sequence,
+            parts[2].tag == BERElement.bitString, parts[2].contents.first == 0
+        else { throw CMSFormatError("a certificate's signature is not a whole-octet BIT STRING") }
+        return encoded
     }
 }
 
@@ -69,11 +93,16 @@ struct CMSSignerInfo {
     }
 
     var identifier: Identifier
+    /// 1 for issuerAndSerialNumber, 3 for subjectKeyIdentifier (RFC 5652 5.3).
+    var version: UInt8
     /// The signer identifier as encoded: part of the chain cache key.
     var identifierBytes: ArraySlice<UInt8>
     /// Content octets of the digest algorithm's OID.
     var digestAlgorithm: ArraySlice<UInt8>
-    /// Content octets of the signature algorithm's OID.
+    /// The digest AlgorithmIdentifier as encoded, parameters included.
+    var digestAlgorithmEncoding: ArraySlice<UInt8>
+    /// The signature AlgorithmIdentifier as encoded, parameters included: the verifier takes only
+    /// the exact encodings Apple writes.
     var signatureAlgorithm: ArraySlice<UInt8>
     /// A slice of the signature bytes it was read from (except for a chunked BER string).
     var signature: ArraySlice<UInt8>
@@ -85,28 +114,37 @@ struct CMSSignerInfo {
     init(_ element: BERElement) throws(CMSFormatError) {
         guard element.tag == BERElement.sequence else { throw CMSFormatError("SignerInfo is not a SEQUENCE") }
         let fields = try element.children()
-        guard fields.count >= 6 else { throw CMSFormatError("SignerInfo has too few fields") }
+        // version, sid, digestAlgorithm, signedAttrs, signatureAlgorithm, signature: Apple adds no
+        // unsigned attributes.
+        guard fields.count == 6 else { throw CMSFormatError("SignerInfo does not have exactly six fields") }
         let sid = fields[1]
         identifierBytes = sid.encoded
         switch sid.tag {
         case BERElement.sequence:
             let parts = try sid.children()
-            guard parts.count == 2, parts[1].tag == BERElement.integer else {
+            guard parts.count == 2, parts[0].tag == BERElement.sequence, parts[1].tag == BERElement.integer else {
                 throw CMSFormatError("issuerAndSerialNumber is malformed")
             }
             identifier = .issuerAndSerialNumber(issuer: parts[0].encoded, serial: parts[1].contents)
+            version = 1
         case 0x80:
             identifier = .subjectKeyIdentifier(sid.contents)
+            version = 3
         default:
             throw CMSFormatError("the signer identifier is malformed")
         }
+        guard fields[0].isSmallInteger(version) else {
+            throw CMSFormatError("the SignerInfo version does not match its signer identifier (expected \(version))")
+        }
         digestAlgorithm = try fields[2].algorithmIdentifier("digestAlgorithm")
+        digestAlgorithmEncoding = fields[2].encoded
         guard fields[3].tag == BERElement.contextSpecificConstructed(0) else {
             throw CMSFormatError("the signer has no signed attributes")
         }
         let attributes = try fields[3].children()
         signedAttributesDER = DERElement.encode(tag: 0x31, attributes.map(\.encoded))
-        signatureAlgorithm = try fields[4].algorithmIdentifier("signatureAlgorithm")
+        _ = try fields[4].algorithmIdentifier("signatureAlgorithm")
+        signatureAlgorithm = fields[4].encoded
         signature = try fields[5].octetString("signature")
 
         var contentType: ArraySlice<UInt8>?
@@ -140,9 +178,12 @@ struct CMSSignerInfo {
 }
 
 extension BERElement {
-    /// The algorithm OID's content octets (parameters, NULL or absent, are not inspected).
+    /// The algorithm OID's content octets. Its parameters must be absent or NULL: every algorithm
+    /// Apple signs with (SHA-256, ECDSA, RSA) has no others.
     func algorithmIdentifier(_ what: String) throws(CMSFormatError) -> ArraySlice<UInt8> {
-        guard tag == BERElement.sequence, let first = try children().first, first.tag == BERElement.objectIdentifier
+        let parts = try children()
+        guard tag == BERElement.sequence, let first = parts.first, first.tag == BERElement.objectIdentifier,
+            parts.count == 1 || (parts.count == 2 && parts[1].tag == BERElement.null && parts[1].contents.isEmpty)
         else { throw CMSFormatError("\(what) is malformed") }
         return first.contents
     }

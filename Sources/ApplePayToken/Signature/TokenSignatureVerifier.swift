@@ -61,15 +61,12 @@ struct TokenSignatureVerifier {
     private static func isValid(_ signer: CMSSignerInfo, by key: SignerChain.SignerKey) -> Bool {
         switch key {
         case .p256(let publicKey):
-            guard signer.signatureAlgorithm.elementsEqual(OID.ecdsaWithSHA256Contents),
+            guard signer.signatureAlgorithm.elementsEqual(OID.ecdsaWithSHA256Identifier),
                 let signature = try? P256.Signing.ECDSASignature(derRepresentation: signer.signature)
             else { return false }
             return publicKey.isValidSignature(signature, for: signer.signedAttributesDER)
         case .rsa(let publicKey):
-            guard
-                signer.signatureAlgorithm.elementsEqual(OID.rsaEncryptionContents)
-                    || signer.signatureAlgorithm.elementsEqual(OID.sha256WithRSAEncryptionContents)
-            else { return false }
+            guard signer.signatureAlgorithm.elementsEqual(OID.sha256WithRSAEncryptionIdentifier) else { return false }
             let signature = _RSA.Signing.RSASignature(rawRepresentation: signer.signature)
             return publicKey.isValidSignature(signature, for: signer.signedAttributesDER, padding: .insecurePKCS1v1_5)
         }

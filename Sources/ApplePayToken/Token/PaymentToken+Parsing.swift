@@ -77,7 +77,6 @@ extension PaymentToken {
             header: Header(
                 keyExchange: keyExchange,
                 publicKeyHash: publicKeyHash,
-                transactionId: transactionId,
                 transactionIdBytes: transactionIdBytes,
                 applicationData: applicationData
             )

@@ -1,8 +1,8 @@
 /// An Apple Pay `paymentData` token: what the device encrypted and Apple signed.
 ///
 /// Create one with ``init(parsing:)`` from the JSON text (or base64 of it) that clients post.
-/// Binary fields are kept decoded; the hex `transactionId` is kept as text too, because it is
-/// the identifier merchants and replay records use.
+/// Binary fields are kept decoded; the hex `transactionId` is kept as text too, in one canonical
+/// form (lower-case hex of the decoded bytes), because it is the identifier replay records use.
 public struct PaymentToken: Sendable, Hashable {
     public enum Version: String, Sendable, Hashable {
         /// ECDH P-256 + AES-256-GCM.
@@ -29,10 +29,12 @@ public struct PaymentToken: Sendable, Hashable {
         public var keyExchange: KeyExchange
         /// SHA-256 of the merchant certificate's SubjectPublicKeyInfo DER.
         public var publicKeyHash: [UInt8]
-        /// The device-generated transaction identifier, as sent (hex).
-        public var transactionId: String
-        /// `transactionId` decoded from hex: part of the signed content.
+        /// The device-generated transaction identifier, decoded from hex: part of the signed content.
         public var transactionIdBytes: [UInt8]
+        /// `transactionIdBytes` as lower-case hex, whatever case the token spelled it in. The
+        /// signature covers the bytes, not the text, so every spelling of the same bytes is the same
+        /// transaction and must meet the same replay record: this is the one form to key it on.
+        public var transactionId: String { Hex.encode(transactionIdBytes) }
         /// SHA-256 of the payment request's applicationData, when the request had any.
         public var applicationData: [UInt8]?
     }

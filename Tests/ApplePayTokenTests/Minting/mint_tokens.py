@@ -56,6 +56,10 @@ def certificate(subject, subject_key, issuer, issuer_key, *, ca, extensions=()):
     return builder.sign(issuer_key, digest)
 
 
+RSA_ENCRYPTION = bytes.fromhex("06092a864886f70d0101010500")
+SHA256_WITH_RSA = bytes.fromhex("06092a864886f70d01010b0500")
+
+
 class Authority:
     """Root -> intermediate -> leaf, with or without Apple's markers."""
 
@@ -72,11 +76,18 @@ class Authority:
             extensions=[(LEAF_MARKER, DER_NULL)] if leaf_marker else [])
 
     def sign(self, content):
-        return (pkcs7.PKCS7SignatureBuilder().set_data(content)
-                .add_signer(self.leaf, self.leaf_key, hashes.SHA256())
-                .add_certificate(self.intermediate)
-                .sign(serialization.Encoding.DER,
-                      [pkcs7.PKCS7Options.DetachedSignature, pkcs7.PKCS7Options.Binary]))
+        signature = (pkcs7.PKCS7SignatureBuilder().set_data(content)
+                     .add_signer(self.leaf, self.leaf_key, hashes.SHA256())
+                     .add_certificate(self.intermediate)
+                     .sign(serialization.Encoding.DER,
+                           [pkcs7.PKCS7Options.DetachedSignature, pkcs7.PKCS7Options.Binary]))
+        # OpenSSL names an RSA signer's algorithm rsaEncryption; Apple writes sha256WithRSAEncryption
+        # (and the verifier takes only Apple's form). The signature covers the signed attributes, not
+        # this identifier, so the last one (the SignerInfo's) is rewritten in place.
+        if isinstance(self.leaf_key, rsa.RSAPrivateKey):
+            at = signature.rindex(RSA_ENCRYPTION)
+            signature = signature[:at] + SHA256_WITH_RSA + signature[at + len(RSA_ENCRYPTION):]
+        return signature
 
 
 def merchant_certificate(key, issuer_authority):

@@ -2,7 +2,7 @@ import ApplePayToken
 import Foundation
 import Testing
 
-/// One folder of `../shared/conformance/vectors`, as its meta.json describes it.
+/// One folder of the conformance vectors (`Fixtures/conformance/vectors`), as its meta.json describes it.
 struct ConformanceVector: Sendable, CustomTestStringConvertible {
     let name: String
     let directory: URL

@@ -1,16 +1,16 @@
 import Foundation
 
-/// Paths the tests read from: the repository root and `../shared/conformance` beside it.
+/// Paths the tests read from: the repository root and its `Tests/ApplePayTokenTests/Fixtures/conformance` fixtures.
 enum Fixtures {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `APPLEPAY_CONFORMANCE_DIR` overrides the default `../shared/conformance`.
+    /// `APPLEPAY_CONFORMANCE_DIR` overrides the default `Tests/ApplePayTokenTests/Fixtures/conformance`.
     static let conformanceDirectory: URL = {
         if let path = ProcessInfo.processInfo.environment["APPLEPAY_CONFORMANCE_DIR"] {
             return URL(fileURLWithPath: path)
         }
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance")
+        return packageRoot.appendingPathComponent("Tests/ApplePayTokenTests/Fixtures/conformance")
     }()
 
     static func bytes(_ url: URL) throws -> [UInt8] {

@@ -1,5 +1,8 @@
 /// Any JSON value, kept exactly: payment data carries keys this library does not know yet.
-public enum JSONValue: Sendable, Hashable, Codable {
+///
+/// Package API, not the token library's: the gateway and the sandbox share this reader and
+/// writer, but the library exports token types, not a JSON toolkit.
+package enum JSONValue: Sendable, Hashable, Codable {
     case string(String)
     case integer(Int64)
     case double(Double)
@@ -8,7 +11,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -27,7 +30,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .string(let value): try container.encode(value)
@@ -40,11 +43,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { value } else { nil }
     }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { object[key] } else { nil }
     }
 }

@@ -1,6 +1,6 @@
 extension JSONValue {
     /// Parses strict JSON (RFC 8259), fast: the type is known from the first byte.
-    public init<Bytes: Collection<UInt8>>(parsing bytes: Bytes) throws(JSONSyntaxError) {
+    package init<Bytes: Collection<UInt8>>(parsing bytes: Bytes) throws(JSONSyntaxError) {
         do {
             self = try JSONParser.parse(bytes)
         } catch {
@@ -9,7 +9,7 @@ extension JSONValue {
     }
 
     /// Compact JSON with object keys sorted, so the same value always gives the same bytes.
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(512)
         write(into: &output)
@@ -75,4 +75,4 @@ extension JSONValue {
 }
 
 /// The text is not JSON.
-public struct JSONSyntaxError: Error, Sendable {}
+package struct JSONSyntaxError: Error, Sendable {}
