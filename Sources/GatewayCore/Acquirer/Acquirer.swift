@@ -1,0 +1,20 @@
+/// What the acquirer is asked: an authorization or a payment for an amount on a card.
+package struct AcquirerRequest: Sendable {
+    package var operation: PaymentRequest.Operation
+    package var amount: Amount
+    package var cardNumber: String
+    package var expiry: CardExpiry
+    /// Plain cards only: the security code the payer typed.
+    package var securityCode: String?
+    /// Device payments (Apple Pay): authenticated by a cryptogram, not by expiry or CSC.
+    package var isDevicePayment: Bool
+}
+
+/// Decides transactions. The gateway ships a simulator; a real acquirer connection would
+/// implement the same protocol.
+package protocol Acquirer: Sendable {
+    func process(_ request: AcquirerRequest) async -> AcquirerOutcome
+
+    /// A CAPTURE, REFUND or VOID of `amount` on an order the acquirer already knows.
+    func processFollowOn(type: TransactionType, amount: Amount) async -> AcquirerOutcome
+}

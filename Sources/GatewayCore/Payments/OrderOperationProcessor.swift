@@ -1,0 +1,102 @@
+import Foundation
+import Logging
+
+/// CAPTURE, REFUND and VOID: decided against the order as stored, one at a time per order, and
+/// stored before they are answered.
+package struct OrderOperationProcessor: Sendable {
+    let environment: ProcessingEnvironment
+
+    /// How often a transaction is decided again when another replica changed its order first.
+    static let decisionAttempts = 5
+
+    package init(_ environment: ProcessingEnvironment) {
+        self.environment = environment
+    }
+
+    package func process(_ request: FollowOnRequest, _ context: TransactionContext, logger: Logger) async throws -> [UInt8] {
+        try await environment.locks.withLock(context.orderKey) {
+            // The lock above covers this process only. When another replica records on the order
+            // between our read and our write, the store refuses ours (.orderChanged); deciding
+            // again on the order as it now stands gives the client the answer it would have got
+            // had the requests come one after the other (the simulated acquirer has no side
+            // effects to undo). Only a persistent race reaches the client as a rejection.
+            var attempt = 1
+            while true {
+                do {
+                    return try await processLocked(request, context, logger: logger)
+                } catch PaymentRejection.orderChanged where attempt < Self.decisionAttempts {
+                    logger.debug("order changed by another replica; deciding again", metadata: ["attempt": "\(attempt)"])
+                    attempt += 1
+                }
+            }
+        }
+    }
+
+    private func processLocked(
+        _ request: FollowOnRequest,
+        _ context: TransactionContext,
+        logger: Logger
+    )
+        async throws -> [UInt8]
+    {
+        let merchantId = context.merchant.id
+        if let stored = try await environment.store.transaction(
+            merchantId: merchantId,
+            orderId: context.orderId,
+            transactionId: context.transactionId
+        ) {
+            return try context.retry(stored)
+        }
+        guard let order = try await environment.store.order(merchantId: merchantId, orderId: context.orderId),
+            Currency(code: order.state.currency) != nil
+        else { throw PaymentRejection.orderNotFound(context.orderId) }
+        let transactions = try await environment.store.transactions(merchantId: merchantId, orderId: context.orderId)
+        let plan = try OrderLedger.plan(request, order: order.state, transactions: transactions)
+
+        let outcome = await context.merchant.acquirer.processFollowOn(type: plan.type, amount: plan.amount)
+        let state = OrderLedger.orderAfterFollowOn(plan, outcome, order: order.state)
+        let now = environment.now()
+        let body = environment.encoder.encode(
+            TransactionReceipt(
+                merchantId: merchantId,
+                orderId: context.orderId,
+                transactionId: context.transactionId,
+                version: context.version,
+                transactionType: plan.type,
+                amount: plan.amount,
+                transactionSource: request.transactionSource,
+                transactionReference: request.transactionReference,
+                targetTransactionId: plan.targetTransactionId,
+                card: .asFirstRecorded(responseBody: transactions.first?.responseBody),
+                outcome: outcome,
+                order: state,
+                time: now,
+                echo: request.echo,
+                earlierResponseBody: transactions.last?.responseBody
+            )
+        )
+        let record = TransactionRecord(
+            merchantId: merchantId,
+            orderId: context.orderId,
+            transactionId: context.transactionId,
+            operation: request.operation.apiOperation,
+            requestHash: context.requestHash,
+            responseBody: body,
+            result: outcome.result,
+            gatewayCode: outcome.gatewayCode,
+            amountMinorUnits: plan.amount.minorUnits,
+            currency: plan.amount.currency.code,
+            succeeded: outcome.succeeded,
+            eciIndicator: nil,
+            applePayTransactionId: nil,
+            time: now,
+            isInitial: false,
+            transactionType: plan.type,
+            targetTransactionId: plan.targetTransactionId,
+            voidsTarget: plan.voidsTarget && outcome.succeeded,
+            expectedOrderVersion: order.version,
+            order: state
+        )
+        return try await environment.commit(record, context, logger: logger)
+    }
+}

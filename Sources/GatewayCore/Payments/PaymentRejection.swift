@@ -1,0 +1,65 @@
+import ApplePayToken
+
+/// Why the gateway refused a payment or follow-on request: one case per rule. Rejections carry
+/// the facts of the case, never an HTTP status or a message; the HTTP front end words them.
+package enum PaymentRejection: Error, Sendable, Hashable {
+    /// The transaction id was already used on this order for a request with different details.
+    case transactionIdReused(String)
+    /// A follow-on request names an order that has no transactions.
+    case orderNotFound(String)
+    /// An AUTHORIZE or PAY on an order that already has a successful one.
+    case orderAlreadySucceeded
+    /// Another replica kept changing the order while this transaction was being decided.
+    case orderChanged
+    /// A stored order in a currency this gateway no longer knows.
+    case orderCurrencyUnknown(String)
+    /// A CAPTURE or REFUND without an amount.
+    case amountMissing
+    /// A CAPTURE or REFUND in another currency than the order's.
+    case currencyMismatch(Currency, orderCurrency: Currency)
+    /// A CAPTURE on an order that is not (or no longer) authorized.
+    case nothingToCapture
+    /// A REFUND on an order with nothing captured.
+    case nothingCaptured
+    /// A REFUND whose target is not a successful, unvoided capture or payment on the order.
+    case refundTargetNotFound(String)
+    /// A CAPTURE or REFUND for more than the order has available.
+    case exceedsAvailable(FollowOnRequest.Operation, amount: Amount, available: Amount)
+    /// A VOID whose target cannot be voided (missing, failed, already voided, or money moved since).
+    case nothingToVoid
+    /// The Apple Pay token was refused.
+    case token(TokenRejection)
+}
+
+/// Why an Apple Pay token was refused: by the token library, or by the gateway's own checks
+/// of the decrypted payment (Apple's steps 5 and 6).
+package enum TokenRejection: Error, Sendable, Hashable {
+    /// The token library's verdict (signature, chain, signing time, key, decryption, payment data).
+    case library(code: ApplePayTokenError.Code, reason: String)
+    /// A token with this transactionId was already accepted.
+    case replayed
+    /// The token's currency (ISO 4217 numeric) is not the order's.
+    case currencyMismatch(tokenCurrencyCode: String, orderCurrency: Currency)
+    /// The token's amount is not the order's.
+    case amountMismatch(token: Amount, order: Amount)
+    /// The token's applicationData is not the SHA-256 of what the merchant sent.
+    case applicationDataMismatch
+    /// The payment data's applicationExpirationDate is not YYMMDD.
+    case malformedExpiry
+
+    package init(_ error: ApplePayTokenError) {
+        self = .library(code: error.code, reason: error.reason)
+    }
+
+    /// The stable code metrics count and messages start with.
+    package var code: String {
+        switch self {
+        case .library(let code, _): code.description
+        case .replayed: "REPLAYED"
+        case .currencyMismatch: "CURRENCY_MISMATCH"
+        case .amountMismatch: "AMOUNT_MISMATCH"
+        case .applicationDataMismatch: "APPLICATION_DATA_MISMATCH"
+        case .malformedExpiry: "MALFORMED_PAYMENT_DATA"
+        }
+    }
+}

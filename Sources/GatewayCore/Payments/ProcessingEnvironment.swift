@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+
+/// What both processors work with: the store, the per-order locks they share, the clock, the
+/// front end's response encoder and its observer.
+package struct ProcessingEnvironment: Sendable {
+    package let store: any TransactionStore
+    /// Shared by both processors, so an AUTHORIZE and a CAPTURE on one order never interleave.
+    package let locks: OrderLocks
+    let clock: @Sendable () -> Date
+    let encoder: any TransactionResponseEncoding
+    let observer: any PaymentObserver
+
+    package init(
+        store: any TransactionStore,
+        locks: OrderLocks = OrderLocks(),
+        clock: @escaping @Sendable () -> Date,
+        encoder: any TransactionResponseEncoding,
+        observer: any PaymentObserver
+    ) {
+        self.store = store
+        self.locks = locks
+        self.clock = clock
+        self.encoder = encoder
+        self.observer = observer
+    }
+
+    /// The time a transaction is recorded at, to the millisecond the stores keep, so a retried
+    /// request's stored response matches exactly.
+    func now() -> Date {
+        Date(milliseconds: clock().milliseconds)
+    }
+
+    func commit(
+        _ record: TransactionRecord,
+        _ context: TransactionContext,
+        logger: Logger,
+        card: String? = nil
+    )
+        async throws -> [UInt8]
+    {
+        try await store.commit(record, context, logger: logger, observer: observer, card: card)
+    }
+}

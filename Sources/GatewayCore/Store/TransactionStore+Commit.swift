@@ -1,0 +1,37 @@
+import Logging
+
+extension TransactionStore {
+    /// Stores a processed transaction and returns the body the client gets: its own once it is on
+    /// disk, the stored one when an identical request won the race, or the rejection for the race it lost.
+    func commit(
+        _ record: TransactionRecord,
+        _ context: TransactionContext,
+        logger: Logger,
+        observer: any PaymentObserver,
+        card: String? = nil
+    )
+        async throws -> [UInt8]
+    {
+        switch try await self.record(record) {
+        case .recorded:
+            var metadata: Logger.Metadata = [
+                "merchant": "\(record.merchantId)", "orderId": "\(record.orderId)",
+                "transactionId": "\(record.transactionId)", "operation": "\(record.operation.rawValue)",
+                "transactionType": "\(record.transactionType.rawValue)", "gatewayCode": "\(record.gatewayCode.rawValue)",
+                "result": "\(record.result.rawValue)",
+            ]
+            if let card { metadata["card"] = "\(card)" }  // masked 6+4 only
+            logger.info("transaction processed", metadata: metadata)
+            observer.transactionRecorded(operation: record.operation, gatewayCode: record.gatewayCode)
+            return record.responseBody
+        case .duplicateTransaction(let stored):
+            return try context.retry(stored)
+        case .applePayReplay:
+            throw PaymentRejection.token(.replayed)
+        case .orderAlreadySucceeded:
+            throw PaymentRejection.orderAlreadySucceeded
+        case .orderChanged:
+            throw PaymentRejection.orderChanged
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Where orders, transactions (with the exact response returned) and used Apple Pay
+/// transaction ids live. The service keeps nothing else: replicas share a store.
+///
+/// A store decides nothing: the core hands it a ``TransactionRecord`` whose every value was
+/// decided by ``OrderLedger`` and the processors, and the store applies it atomically, with the
+/// record's preconditions (the order version it was decided on) checked in the same step.
+package protocol TransactionStore: Sendable {
+    /// A transaction already processed under these identifiers, if any.
+    func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction?
+
+    /// The order, if any transaction has been recorded on it.
+    func order(merchantId: String, orderId: String) async throws -> StoredOrder?
+
+    /// Every transaction recorded on the order, oldest first.
+    func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary]
+
+    /// Whether an Apple Pay token with this transactionId has been accepted before.
+    func isApplePayTransactionUsed(_ applePayTransactionId: String) async throws -> Bool
+
+    /// Writes the order, the transaction and the replay record in one database transaction.
+    func record(_ record: TransactionRecord) async throws -> RecordOutcome
+
+    /// Gets ready to serve (brings the schema up to date), so start-up fails early.
+    func prepare() async throws
+
+    /// Throws unless the store answers a read now (readiness).
+    func checkReachable() async throws
+
+    /// Finishes the writes already accepted and releases the database; later calls fail.
+    func close() async
+}
+
+// No default `prepare()`: a wrapper that forgot to forward it silently skipped PostgreSQL's
+// migrations before the server started.
+extension TransactionStore {
+    package func checkReachable() async throws {
+        _ = try await isApplePayTransactionUsed("")
+    }
+
+    package func close() async {}
+}
+
+package struct StoredTransaction: Sendable, Hashable {
+    package var requestHash: [UInt8]
+    package var responseBody: [UInt8]
+
+    package init(requestHash: [UInt8], responseBody: [UInt8]) {
+        self.requestHash = requestHash
+        self.responseBody = responseBody
+    }
+}
+
+/// A recorded transaction, as follow-on operations and order retrieval need it.
+package struct TransactionSummary: Sendable, Hashable {
+    package var transactionId: String
+    package var type: TransactionType
+    package var amountMinorUnits: Int64
+    package var succeeded: Bool
+    package var voided: Bool
+    package var responseBody: [UInt8]
+
+    package init(
+        transactionId: String,
+        type: TransactionType,
+        amountMinorUnits: Int64,
+        succeeded: Bool,
+        voided: Bool,
+        responseBody: [UInt8]
+    ) {
+        self.transactionId = transactionId
+        self.type = type
+        self.amountMinorUnits = amountMinorUnits
+        self.succeeded = succeeded
+        self.voided = voided
+        self.responseBody = responseBody
+    }
+}
+
+package struct StoredOrder: Sendable, Hashable {
+    /// Increases with every recorded transaction: a write based on an older read is refused.
+    package var version: Int64
+    package var state: OrderState
+    package var lastUpdatedTime: Date
+    /// An AUTHORIZE or PAY on this order has succeeded: no other initial transaction may follow.
+    package var hasSuccessfulInitialTransaction: Bool
+
+    package init(version: Int64, state: OrderState, lastUpdatedTime: Date, hasSuccessfulInitialTransaction: Bool) {
+        self.version = version
+        self.state = state
+        self.lastUpdatedTime = lastUpdatedTime
+        self.hasSuccessfulInitialTransaction = hasSuccessfulInitialTransaction
+    }
+}
+
+package enum RecordOutcome: Sendable, Hashable {
+    case recorded
+    /// Another request with these identifiers was recorded first.
+    case duplicateTransaction(StoredTransaction)
+    /// Another request used this Apple Pay token first.
+    case applePayReplay
+    /// An initial transaction on this order succeeded first (a race between two initial requests).
+    case orderAlreadySucceeded
+    /// Another transaction changed the order after this one was decided (another replica).
+    case orderChanged
+}
+
+/// A stored value this gateway cannot read (a column written by something else).
+package struct UnreadableStoredValue: Error, CustomStringConvertible {
+    package let column: String
+    package let value: String
+    package init(column: String, value: String) {
+        self.column = column
+        self.value = value
+    }
+    package var description: String { "the store holds '\(value.prefix(40))' in \(column), which this gateway cannot read" }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GatewayCore
+import Testing
+
+@testable import Gateway
+
+/// The payment and follow-on processors on a real SQLite store, without HTTP.
+@Suite("Processors")
+struct ProcessorTests {
+    @Test("authorize, capture in parts, refund, void the refund: each answer and the order as stored")
+    func lifecycle() async throws {
+        let processors = try Processors.sqlite()
+        #expect(try await processors.pay(.authorize, cents: 10_000, order: "o") == "AUTHORIZATION APPROVED AUTHORIZED")
+        #expect(try await processors.followOn(Ledger.capture(4_000), order: "o", transaction: "c1") == "CAPTURE APPROVED PARTIALLY_CAPTURED")
+        #expect(try await processors.followOn(Ledger.capture(6_000), order: "o", transaction: "c2") == "CAPTURE APPROVED CAPTURED")
+        #expect(try await processors.followOn(Ledger.refund(2_500), order: "o", transaction: "r1") == "REFUND APPROVED PARTIALLY_REFUNDED")
+        #expect(try await processors.followOn(Ledger.void("r1"), order: "o", transaction: "v1") == "VOID_REFUND APPROVED CAPTURED")
+
+        let order = try #require(try await processors.store.order(merchantId: "M", orderId: "o"))
+        #expect(order.state.totals == OrderLedger.Totals(authorized: 10_000, captured: 10_000, refunded: 0))
+        #expect(order.version == 5)
+        let transactions = try await processors.store.transactions(merchantId: "M", orderId: "o")
+        #expect(transactions.map(\.type) == [.authorization, .capture, .capture, .refund, .voidRefund])
+        #expect(transactions.map(\.voided) == [false, false, false, true, false])
+        #expect(processors.observer.recorded.withLock { $0 }.count == 5)
+    }
+
+    @Test("a declined capture is stored and answered, and moves nothing")
+    func declinedCapture() async throws {
+        let processors = try Processors.sqlite()
+        _ = try await processors.pay(.authorize, cents: 10_000, order: "d")
+        #expect(try await processors.followOn(Ledger.capture(5_757), order: "d", transaction: "c") == "CAPTURE DECLINED AUTHORIZED")
+        let order = try #require(try await processors.store.order(merchantId: "M", orderId: "d"))
+        #expect(order.state.totals == OrderLedger.Totals(authorized: 10_000, captured: 0, refunded: 0))
+        #expect(try await processors.store.transactions(merchantId: "M", orderId: "d").map(\.succeeded) == [true, false])
+    }
+
+    @Test("an identical retry gets the stored answer; the same id with other details is refused")
+    func retries() async throws {
+        let processors = try Processors.sqlite()
+        let first = try await processors.pay(.pay, cents: 1_000, order: "r")
+        #expect(try await processors.pay(.pay, cents: 1_000, order: "r") == first)
+        await #expect(throws: PaymentRejection.transactionIdReused("initial")) {
+            try await processors.payments.process(
+                Processors.card(.pay, cents: 1_000),
+                Processors.context(order: "r", transaction: "initial", hash: "other"),
+                logger: .init(label: "test")
+            )
+        }
+    }
+
+    @Test("a second successful AUTHORIZE or PAY on an order is refused; one after a decline is not")
+    func oneSuccessfulInitial() async throws {
+        let processors = try Processors.sqlite()
+        #expect(try await processors.pay(.authorize, cents: 5_757, order: "i", transaction: "1") == "AUTHORIZATION DECLINED FAILED")
+        #expect(try await processors.pay(.authorize, cents: 5_000, order: "i", transaction: "2") == "AUTHORIZATION APPROVED AUTHORIZED")
+        await #expect(throws: PaymentRejection.orderAlreadySucceeded) {
+            try await processors.pay(.pay, cents: 5_000, order: "i", transaction: "3")
+        }
+    }
+
+    @Test("follow-ons on an order that does not exist are refused")
+    func unknownOrder() async throws {
+        let processors = try Processors.sqlite()
+        await #expect(throws: PaymentRejection.orderNotFound("nowhere")) {
+            try await processors.followOn(Ledger.capture(1), order: "nowhere", transaction: "c")
+        }
+    }
+
+    @Test("a partial approval authorizes half, and only that half can be captured")
+    func partialApproval() async throws {
+        let processors = try Processors.sqlite()
+        #expect(try await processors.pay(.authorize, cents: 6_161, order: "p") == "AUTHORIZATION PARTIALLY_APPROVED AUTHORIZED")
+        await #expect(throws: PaymentRejection.exceedsAvailable(.capture, amount: Ledger.dollars(3_081), available: Ledger.dollars(3_080))) {
+            try await processors.followOn(Ledger.capture(3_081), order: "p", transaction: "c")
+        }
+        #expect(try await processors.followOn(Ledger.capture(3_080), order: "p", transaction: "c2") == "CAPTURE APPROVED CAPTURED")
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import GatewayCore
+
+/// Small builders for ledger tests: orders and transactions in US dollars.
+enum Ledger {
+    static let usd = Currency(code: "USD")!
+    static let eur = Currency(code: "EUR")!
+
+    static func dollars(_ cents: Int64, _ currency: Currency = usd) -> Amount {
+        Amount(minorUnits: cents, currency: currency)
+    }
+
+    static func order(
+        _ status: OrderStatus,
+        authorized: Int64 = 0,
+        captured: Int64 = 0,
+        refunded: Int64 = 0
+    ) -> OrderState {
+        OrderState(
+            amountMinorUnits: max(authorized, 1),
+            currency: "USD",
+            status: status,
+            totalAuthorizedMinorUnits: authorized,
+            totalCapturedMinorUnits: captured,
+            totalRefundedMinorUnits: refunded,
+            walletProvider: nil,
+            reference: nil,
+            creationTime: Date(milliseconds: 1_700_000_000_000)
+        )
+    }
+
+    static func transaction(
+        _ id: String,
+        _ type: TransactionType,
+        _ cents: Int64,
+        succeeded: Bool = true,
+        voided: Bool = false
+    ) -> TransactionSummary {
+        TransactionSummary(
+            transactionId: id,
+            type: type,
+            amountMinorUnits: cents,
+            succeeded: succeeded,
+            voided: voided,
+            responseBody: []
+        )
+    }
+
+    static func capture(_ cents: Int64, _ currency: Currency = usd) -> FollowOnRequest {
+        FollowOnRequest(operation: .capture, amount: dollars(cents, currency), targetTransactionId: nil)
+    }
+
+    static func refund(_ cents: Int64, target: String? = nil) -> FollowOnRequest {
+        FollowOnRequest(operation: .refund, amount: dollars(cents), targetTransactionId: target)
+    }
+
+    static func void(_ target: String?) -> FollowOnRequest {
+        FollowOnRequest(operation: .void, amount: nil, targetTransactionId: target)
+    }
+
+    static let approved = AcquirerOutcome(gatewayCode: .approved, authorizedMinorUnits: 0)
+    static let declined = AcquirerOutcome(gatewayCode: .declined, authorizedMinorUnits: 0)
+}
