@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "gateway", targets: ["GatewayCLI"]),
         .executable(name: "token-bench", targets: ["TokenBenchmark"]),
         .executable(name: "http-bench-tokens", targets: ["GatewayBenchmark"]),
+        .executable(name: "token-fuzz", targets: ["TokenFuzzer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "4.5.2"..<"5.0.0"),
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // The system libcrypto: RSA-OAEP at OpenSSL's speed, and PKCS#12 with legacy encryption.
@@ -62,26 +64,45 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // The service: configuration, MPGS HTTP API, orders, simulated acquirer, persistence.
+        // The payment rules as types: money, the order ledger, the processors, the simulated
+        // acquirer, the store protocol and typed rejections. No HTTP, NIO, database or wire JSON.
+        .target(
+            name: "GatewayCore",
+            dependencies: [
+                "ApplePayToken",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The service around the core: the MPGS HTTP API and wire format, the SQLite and
+        // PostgreSQL stores, configuration, metrics, logs and the one assembly point.
         .target(
             name: "Gateway",
             dependencies: [
                 "ApplePayToken",
                 "ApplePaySandbox",
+                "GatewayCore",
                 "CSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
-            ]
+            ],
+            // The request catalogue's source: embedded by scripts/generate-request-catalogue.
+            exclude: ["HTTP/Catalogue/transaction-request.catalogue"]
         ),
         // The `gateway` command: subcommands grow with the service.
         .executableTarget(
@@ -102,6 +123,11 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // Mutation fuzzing of the token parsers and the CMS reader over the real vectors; CI runs it.
+        .executableTarget(
+            name: "TokenFuzzer",
+            dependencies: ["ApplePayToken"]
+        ),
         // Mints the distinct tokens scripts/bench-http sends (each token is accepted once).
         .executableTarget(
             name: "GatewayBenchmark",
@@ -115,7 +141,8 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
-            exclude: ["Minting"]
+            // Minting/ is the Python minter; Fixtures/ the conformance vectors (data, not sources).
+            exclude: ["Minting", "Fixtures"]
         ),
         .testTarget(
             name: "ApplePaySandboxTests",
@@ -139,8 +166,24 @@ let package = Package(
                 "Gateway",
                 "ApplePaySandbox",
                 "PostgresTestServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            // Stores written by an earlier release, which the upgrade tests open.
+            exclude: ["Fixtures"]
+        ),
+        // The core's rules without HTTP: unit and property-based tests, and the two stores run
+        // against the same random sequences.
+        .testTarget(
+            name: "GatewayCoreTests",
+            dependencies: [
+                "GatewayCore",
+                "Gateway",
+                "PostgresTestServer",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(

@@ -74,11 +74,22 @@ struct DecryptCommand: AsyncParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let json = try encoder.encode(result.paymentData.jsonValue(unmasked: unmask))
             print(String(decoding: json, as: UTF8.self))
+        } catch let error as ApplePayTokenError where error.code == .untrustedChain {
+            fail("\(error.code): \(error.reason)\n" + Self.untrustedChainHint(trustRoot))
         } catch let error as ApplePayTokenError {
             fail("\(error.code): \(error.reason)")
         } catch let error as FileProblem {
             fail(error.message)
         }
+    }
+
+    /// Which roots were trusted, and how a sandbox token gets trusted: the usual cause of this error
+    /// is a token minted by the sandbox authority checked against Apple's root alone.
+    static func untrustedChainHint(_ trustRoots: [String]) -> String {
+        let trusted = ["Apple Root CA - G3 (built in)"] + trustRoots.map { "\($0) (--trust-root)" }
+        return "trusted roots: \(trusted.joined(separator: ", ")). A sandbox token (gateway mint-token, or the "
+            + "/sandbox endpoint) is signed by the sandbox authority: add --trust-root "
+            + "data/sandbox-authority/root.pem (the sandbox.authorityDirectory of the gateway that minted it)."
     }
 
     private func fail(_ line: String) -> Never {

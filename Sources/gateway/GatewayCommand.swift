@@ -5,6 +5,10 @@ struct GatewayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gateway",
         abstract: "A Mastercard-Gateway-style payment API that verifies and decrypts Apple Pay tokens.",
-        subcommands: [ServeCommand.self, CheckConfigCommand.self, DecryptCommand.self, MintTokenCommand.self]
+        version: GatewayVersion.current,
+        subcommands: [
+            ServeCommand.self, CheckConfigCommand.self, DecryptCommand.self, MintTokenCommand.self, ErrorsCommand.self,
+            ApplePayIdentityCommand.self,
+        ]
     )
 }

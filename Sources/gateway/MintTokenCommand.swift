@@ -71,7 +71,9 @@ struct MintTokenCommand: AsyncParsableCommand {
         options.applicationData = applicationData
         options.signingTime = signingTime
         print(
-            try await GatewayService.mintToken(GatewayService.Overrides(configFile: config), merchantId: merchant, options: options)
+            try await ConfigurationExit.reporting {
+                try await GatewayService.mintToken(GatewayService.Overrides(configFile: config), merchantId: merchant, options: options)
+            }
         )
     }
 }

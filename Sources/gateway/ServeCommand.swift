@@ -16,7 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigurationOptions
 
     func run() async throws {
-        try await GatewayService.serve(options.overrides)
+        try await ConfigurationExit.reporting { try await GatewayService.serve(options.overrides) }
     }
 }
 
@@ -30,11 +30,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigurationOptions
 
     func run() async throws {
-        do {
-            print(try await GatewayService.checkConfiguration(options.overrides))
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        print(try await ConfigurationExit.reporting { try await GatewayService.checkConfiguration(options.overrides) })
     }
 }
 

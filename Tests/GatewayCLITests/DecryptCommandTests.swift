@@ -6,7 +6,7 @@ import Testing
 struct DecryptCommandTests {
     static let vectors = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/conformance/vectors")
+        .appendingPathComponent("Tests/ApplePayTokenTests/Fixtures/conformance/vectors")
 
     @Test("prints the masked payment data and exits 0")
     func decryptsRealToken() throws {
@@ -94,7 +94,8 @@ enum Gateway {
         _ arguments: [String],
         stdin: Data? = nil,
         directory: URL? = nil,
-        environment: [String: String]? = nil
+        environment: [String: String]? = nil,
+        executable: URL = executable
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable

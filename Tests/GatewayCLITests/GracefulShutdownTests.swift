@@ -17,6 +17,10 @@ struct GracefulShutdownTests {
         #"{"apiOperation":"PAY","order":{"amount":"\#(amount)","currency":"USD"},"sourceOfFunds":{"type":"CARD","provided":{"card":{"number":"5123450000000008","expiry":{"month":"1","year":"39"}}}}}"#
     }
 
+    /// The requests in flight here stall their bodies on purpose, longer than the slow-body limits
+    /// allow a client: those limits are lifted so that only the shutdown decides.
+    static let patientBodies = ["GATEWAY_SERVER_MIN_BODY_BYTES_PER_SECOND": "0", "GATEWAY_SERVER_BODY_TIMEOUT_SECONDS": "60"]
+
     static func stored(_ server: RunningGateway, order: String) async throws -> (status: Int, body: Data) {
         var request = URLRequest(url: server.url("/merchant/TESTMERCHANT/order/\(order)/transaction/1"))
         request.setValue(authorization, forHTTPHeaderField: "Authorization")
@@ -27,7 +31,7 @@ struct GracefulShutdownTests {
     @Test("a request in flight at SIGTERM completes and is stored; new connections are refused; exit 0")
     func inFlightRequestCompletes() async throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("shutdown-\(UUID().uuidString).sqlite")
-        let server = try await RunningGateway(store: store)
+        let server = try await RunningGateway(store: store, environment: Self.patientBodies)
         let body = Self.cardBody("12.34")
         let half = body.utf8.count / 2
         let request = ServerLimitsTests.put(order: "in-flight", body: body)
@@ -66,7 +70,10 @@ struct GracefulShutdownTests {
     @Test("the drain is bounded: a request that never completes is cut off after the grace period")
     func boundedDrain() async throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("shutdown-bounded-\(UUID().uuidString).sqlite")
-        let server = try await RunningGateway(store: store, environment: ["GATEWAY_SERVER_SHUTDOWN_GRACE_PERIOD_SECONDS": "1"])
+        let server = try await RunningGateway(
+            store: store,
+            environment: Self.patientBodies.merging(["GATEWAY_SERVER_SHUTDOWN_GRACE_PERIOD_SECONDS": "1"]) { $1 }
+        )
         let body = Self.cardBody("1.00")
         let stuck = try RawConnection(port: server.port)
         stuck.send(String(ServerLimitsTests.put(order: "stuck", body: body).dropLast(10)))  // the body never ends

@@ -175,4 +175,33 @@ struct LogRedactionTests {
             #expect(!log.contains(secret), "the log contains a secret: \(secret.prefix(8))...")
         }
     }
+
+    @Test(
+        "card numbers written with dashes in an order id, a transaction id and X-Request-ID are masked",
+        arguments: ["json", "text"]
+    )
+    func separatedCardNumbersInIds(format: String) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("redaction-ids-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let server = try await RunningGateway(
+            store: directory.appendingPathComponent("gateway.sqlite"),
+            environment: ["GATEWAY_LOG_LEVEL": "debug", "GATEWAY_LOG_FORMAT": format]
+        )
+        let (order, transaction, requestId) = ("5123-4500-0000-0008", "4111-1111-1111-1111", "4012-8888-8888-1881")
+        let payload = String(decoding: try JSONSerialization.data(withJSONObject: Self.cardBody("5123450000000008", amount: "1.00")), as: UTF8.self)
+        let connection = try RawConnection(port: server.port)
+        connection.send(
+            "PUT /api/rest/version/100/merchant/TESTMERCHANT/order/\(order)/transaction/\(transaction) HTTP/1.1\r\n"
+                + "Host: localhost\r\nAuthorization: \(Self.authorization(Self.password))\r\nX-Request-ID: \(requestId)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(payload.utf8.count)\r\nConnection: close\r\n\r\n\(payload)"
+        )
+        #expect(connection.receive(timeout: .seconds(10)).text.hasPrefix("HTTP/1.1 201"))
+        #expect(await server.stop())
+        let log = server.output
+        #expect(log.contains("5123-45xx-xxxx-0008"), "the order id is logged, masked")
+        for number in [order, transaction, requestId] {
+            #expect(!log.contains(number), "\(format) log contains \(number)")
+            #expect(!log.contains(number.replacingOccurrences(of: "-", with: "")))
+        }
+    }
 }

@@ -21,12 +21,16 @@ final class RawConnection {
             }
         }
         guard status == 0 else {
-            Glibc.close(socket)
+            // Through close(), so that deinit, which runs for an initializer that throws here,
+            // does not close the descriptor again: by then another connection may have its number.
+            close()
             throw POSIXError(.ECONNREFUSED)
         }
     }
 
     private var isOpen = true
+    /// The errno of a failed read (a reset, or a descriptor closed under us), for test messages.
+    private(set) var lastError: Int32 = 0
 
     deinit { close() }
 
@@ -53,6 +57,7 @@ final class RawConnection {
             guard poll(&poller, 1, 50) > 0 else { continue }
             var buffer = [UInt8](repeating: 0, count: 65536)
             let count = recv(socket, &buffer, buffer.count, 0)
+            if count < 0 { lastError = errno }
             if count <= 0 { return (String(decoding: received, as: UTF8.self), true) }
             received += buffer[0..<count]
             if Self.isComplete(received) { break }

@@ -48,13 +48,24 @@ struct ReplicaCluster {
     }
 
     /// An AUTHORIZE body with a fresh EC_v1 token for TESTMERCHANT's sandbox identity.
-    static func tokenBody(amountMinorUnits: Int64 = 5656) throws -> Data {
+    /// With `transactionId`, the token has those bytes as its Apple transaction id, its hex
+    /// rewritten by `spelling` (the signature covers the bytes, so it stays valid).
+    static func tokenBody(
+        amountMinorUnits: Int64 = 5656,
+        transactionId: [UInt8]? = nil,
+        spelling: (String) -> String = { $0 }
+    ) throws -> Data {
         var request = MintRequest()
         request.transactionAmount = amountMinorUnits
+        request.transactionId = transactionId
         let certificate = try KeyMaterial.certificate(
             from: Data(contentsOf: ServeCommandTests.packageRoot.appendingPathComponent("Config/sandbox/merchant-ec-cert.pem"))
         )
-        let token = try TokenMinter(authority: authority).mint(request, for: MintRecipient(certificate: certificate))
+        var token = try TokenMinter(authority: authority).mint(request, for: MintRecipient(certificate: certificate))
+        if let transactionId {
+            let hex = transactionId.map { String(format: "%02x", $0) }.joined()
+            token = token.replacingOccurrences(of: "\"\(hex)\"", with: "\"\(spelling(hex))\"")
+        }
         let body: [String: Any] = [
             "apiOperation": "AUTHORIZE",
             "order": [

@@ -29,6 +29,27 @@ struct ReplicaTests {
         #expect(read.body == first.body)
     }
 
+    @Test("a token accepted by one replica is a replay at the other in upper case, mixed case and re-encrypted")
+    func respelledReplayAcrossReplicas() async throws {
+        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+        defer { cluster.stop() }
+        let (a, b) = (cluster.replicas[0].port, cluster.replicas[1].port)
+        let id: [UInt8] = [0xAB, 0xCD, 0xEF, 0xFA] + (0..<28).map { _ in UInt8.random(in: 0xA0...0xFF) }
+        let body = try ReplicaCluster.tokenBody(transactionId: id)
+        let first = try await ReplicaCluster.send(port: a, "/order/case-0/transaction/1", body: body)
+        #expect(first.status == 201)
+        let copies = [
+            try ReplicaCluster.tokenBody(transactionId: id, spelling: { $0.uppercased() }),
+            try ReplicaCluster.tokenBody(transactionId: id, spelling: { $0.prefix(8).uppercased() + $0.dropFirst(8) }),
+            try ReplicaCluster.tokenBody(transactionId: id),
+        ]
+        for (index, copy) in copies.enumerated() {
+            let replay = try await ReplicaCluster.send(port: index % 2 == 0 ? b : a, "/order/case-\(index + 1)/transaction/1", body: copy)
+            #expect(replay.status == 400, "copy \(index)")
+            #expect(String(decoding: replay.body, as: UTF8.self).contains("REPLAYED"), "copy \(index)")
+        }
+    }
+
     @Test("the same token sent to both replicas at once is accepted exactly once")
     func simultaneousTokenOnBothReplicas() async throws {
         let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())

@@ -89,8 +89,12 @@ struct ServerLimitsTests {
         // A client that sends its head at once, then idles for longer than the head timeout, is served.
         let prompt = try RawConnection(port: server.port)
         try await Task.sleep(for: .milliseconds(1500))
-        prompt.send(Self.health)
-        #expect(prompt.receive(timeout: .seconds(5)).text.hasPrefix("HTTP/1.1 200"))
+        let sent = prompt.send(Self.health)
+        let answer = prompt.receive(timeout: .seconds(5))
+        #expect(
+            answer.text.hasPrefix("HTTP/1.1 200"),
+            "sent: \(sent), closed: \(answer.closed), errno: \(prompt.lastError), log: \(server.output.suffix(1500))"
+        )
     }
 
     @Test("past server.maxConnections a new connection waits until one closes")

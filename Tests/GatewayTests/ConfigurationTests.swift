@@ -95,6 +95,10 @@ struct ConfigurationTests {
                 "merchant.A.simulator.amountMatching"
             ),
             (
+                #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"], "simulator": {"testCards": "older"}}}}"#,
+                "merchant.A.simulator.testCards"
+            ),
+            (
                 #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]}}, "log": {"format": "xml"}}"#,
                 "log.format"
             ),
@@ -136,7 +140,7 @@ struct ConfigurationTests {
             """
         let configuration = try await load(file: file)
         #expect {
-            try GatewayServices(configuration: configuration)
+            try GatewayDependencies(configuration: configuration)
         } throws: { error in
             (error as? ConfigurationError)?.key == "merchant.A.applePay.main.privateKey"
         }

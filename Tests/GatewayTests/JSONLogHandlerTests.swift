@@ -34,4 +34,59 @@ struct JSONLogHandlerTests {
         #expect(logs.all.first?.contains("5204245250001488") == false)
         #expect(logs.all.first?.contains("520424xxxxxx1488") == true)
     }
+
+    @Test(
+        "card numbers written in groups with spaces or dashes are masked when they pass the Luhn check",
+        arguments: [
+            ("order 5123-4500-0000-0008 done", "order 5123-45xx-xxxx-0008 done"),
+            ("4111-1111-1111-1111", "4111-11xx-xxxx-1111"),
+            ("id=4012 8888 8888 1881;", "id=4012 88xx xxxx 1881;"),
+            ("order-4111-1111-1111-1111-2", "order-4111-11xx-xxxx-1111-2"),
+            ("7-4111-1111-1111-1111", "7-4111-11xx-xxxx-1111"),
+            ("37828-224631-0005", "37828-2xxxxx-0005"),
+            // Not card numbers: the Luhn check fails, or there are too few digits.
+            ("5123-4500-0000-0009", "5123-4500-0000-0009"),
+            ("at 2026-11-22 12:06", "at 2026-11-22 12:06"),
+            ("call +1 415-555-0100", "call +1 415-555-0100"),
+            ("4111--1111-1111-1111", "4111--1111-1111-1111"),
+        ]
+    )
+    func groupedCardNumbers(text: String, logged: String) {
+        #expect(JSONLogHandler.maskCardNumbers(text) == logged)
+    }
+
+    @Test("the text format masks card numbers as the JSON format does")
+    func textFormatMasks() {
+        let lines = LockedLines()
+        var handler = RedactingLogHandler(wrapped: CapturingHandler(lines: lines))
+        handler.logLevel = .info
+        handler[metadataKey: "orderId"] = "5123-4500-0000-0008"
+        let logger = Logger(label: "text") { _ in handler }
+        logger.info("card 5204245250001488", metadata: ["requestId": "4012-8888-8888-1881"])
+        let line = lines.all.joined()
+        #expect(!line.contains("5204245250001488") && !line.contains("5123-4500-0000-0008") && !line.contains("4012-8888-8888-1881"))
+        #expect(line.contains("520424xxxxxx1488") && line.contains("5123-45xx-xxxx-0008") && line.contains("4012-88xx-xxxx-1881"))
+    }
+}
+
+/// Collects what a handler was given, message and metadata, as text.
+final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func add(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
+struct CapturingHandler: LogHandler {
+    let lines: LockedLines
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        let fields = metadata.merging(event.metadata ?? [:]) { $1 }
+        lines.add("\(event.message) \(fields.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " "))")
+    }
 }

@@ -69,7 +69,7 @@ struct RequestValidationTests {
         (#"{"order":{"amount":"1.00","currency":"USD"}}"#, "Missing parameter 'apiOperation'", "apiOperation", "MISSING"),
         (
             #"{"apiOperation":"PAY","order":{"amount":"1.00","currency":"USD"},"sourceOfFunds":{"type":"CARD","provided":{"card":{"number":"1234","expiry":{"month":"1","year":"39"}}}}}"#,
-            "12 to 19 digits", "sourceOfFunds.provided.card.number", "INVALID"
+            "9 to 19 digits", "sourceOfFunds.provided.card.number", "INVALID"
         ),
         (
             #"{"apiOperation":"PAY","order":{"amount":"1.00","currency":"USD"},"sourceOfFunds":{"type":"CARD","provided":{"card":{"number":"5123450000000008","expiry":{"month":"13","year":"39"}}}}}"#,

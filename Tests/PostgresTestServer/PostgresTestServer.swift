@@ -87,6 +87,24 @@ public final class PostgresTestServer: Sendable {
         )
     }
 
+    /// The database as `pg_dump` writes it (plain SQL, every row).
+    public func dump(database: String) throws -> String {
+        try Self.run(
+            binaries.appendingPathComponent("pg_dump"),
+            ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-d", database],
+            asServerUser: false
+        )
+    }
+
+    /// Runs an SQL file (a `pg_dump` of an earlier release, say) with psql.
+    public func restore(file: String, database: String) throws {
+        try Self.run(
+            binaries.appendingPathComponent("psql"),
+            ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-d", database, "-v", "ON_ERROR_STOP=1", "-q", "-f", file],
+            asServerUser: false
+        )
+    }
+
     /// Starts psql on SQL that runs for a while; the caller waits for it.
     public func psqlInBackground(_ sql: String, database: String) throws -> Process {
         let process = Process()

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import GatewayCore
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -24,8 +25,9 @@ public enum GatewayService {
     public static func serve(_ overrides: Overrides) async throws {
         let configuration = try await loadConfiguration(overrides)
         let logger = makeLogger(configuration)
-        let services = try GatewayServices(configuration: configuration)
-        try await services.store.prepare()
+        let services = try GatewayDependencies(configuration: configuration)
+        // The application brings the store's schema up to date before it listens; this group
+        // adds only the signals, the grace period and closing the store after the server.
         var group = ServiceGroupConfiguration(
             services: [
                 .init(service: StoreClosingService(store: services.store, logger: logger)),
@@ -47,7 +49,7 @@ public enum GatewayService {
         var logger =
             switch configuration.logFormat {
             case .json: Logger(label: label) { JSONLogHandler(label: $0) }
-            case .text: Logger(label: label) { StreamLogHandler.standardOutput(label: $0) }
+            case .text: Logger(label: label) { RedactingLogHandler(wrapped: StreamLogHandler.standardOutput(label: $0)) }
             }
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
         return logger
@@ -59,7 +61,7 @@ public enum GatewayService {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> String {
         let configuration = try await loadConfiguration(overrides, environment: environment)
-        let services = try GatewayServices(configuration: configuration, store: NoStore())
+        let services = try GatewayDependencies(configuration: configuration, store: NoStore())
         let identities = services.merchants.values.map { $0.keyRing.identities.count }.reduce(0, +)
         return "configuration is valid: \(configuration.mode.rawValue) mode, \(services.merchants.count) merchant(s), "
             + "\(identities) Apple Pay identit\(identities == 1 ? "y" : "ies"), store \(StoreLocation.redacted(configuration.storeURL))"
@@ -73,7 +75,7 @@ public enum GatewayService {
         options: SandboxTokenOptions
     ) async throws -> String {
         let configuration = try await loadConfiguration(overrides)
-        let services = try GatewayServices(configuration: configuration, store: NoStore())
+        let services = try GatewayDependencies(configuration: configuration, store: NoStore())
         guard let issuer = services.sandboxIssuer else {
             throw ConfigurationError(key: "mode", problem: "is production: only a sandbox-mode gateway mints and trusts sandbox tokens")
         }
@@ -91,34 +93,6 @@ public enum GatewayService {
         _ overrides: Overrides,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> GatewayConfiguration {
-        var providers: [any ConfigProvider] = []
-        var values: [AbsoluteConfigKey: ConfigValue] = [:]
-        if let host = overrides.host { values["server.host"] = .init(.string(host), isSecret: false) }
-        if let port = overrides.port { values["server.port"] = .init(.int(port), isSecret: false) }
-        providers.append(InMemoryProvider(name: "command line", values: values))
-        let environmentProvider = EnvironmentVariablesProvider(environmentVariables: environment)
-        providers.append(KeyMappingProvider(upstream: environmentProvider) { $0.prepending(["gateway"]) })
-        if let file = overrides.configFile {
-            providers.append(try await FileProvider<JSONSnapshot>(filePath: .init(file)))
-        } else {
-            providers.append(SandboxDefaults.provider)
-        }
-        return try GatewayConfiguration(reader: ConfigReader(providers: providers))
+        try GatewayConfiguration.load(file: overrides.configFile, host: overrides.host, port: overrides.port, environment: environment)
     }
-}
-
-/// For checking configuration: no database is opened.
-private struct NoStore: TransactionStore {
-    func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction? { nil }
-    func order(merchantId: String, orderId: String) async throws -> StoredOrder? { nil }
-    func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary] { [] }
-    func isApplePayTransactionUsed(_ applePayTransactionId: String) async throws -> Bool { false }
-    func record(_ record: TransactionRecord) async throws -> RecordOutcome { .recorded }
-}
-
-/// A mint option the command line got wrong, named by its JSON field (the flag is the same name in kebab case).
-public struct SandboxTokenOptionsError: Error, CustomStringConvertible {
-    public let field: String?
-    public let explanation: String
-    public var description: String { field.map { "\($0): \(explanation)" } ?? explanation }
 }

@@ -13,7 +13,7 @@ enum MerchantLoader {
             id: settings.id,
             apiPasswords: settings.apiPasswords,
             keyRing: MerchantKeyRing(identities),
-            acquirer: SimulatedAcquirer(amountMatching: settings.amountMatching)
+            acquirer: SimulatedAcquirer(amountMatching: settings.amountMatching, testCards: settings.testCards)
         )
     }
 

@@ -1,10 +1,8 @@
-import Configuration
 import Foundation
 
 extension GatewayConfiguration {
     /// Reads and validates every key; the first problem stops start-up with the key's name.
-    init(reader: ConfigReader) throws(ConfigurationError) {
-        let values = ConfigValues(reader: reader)
+    init(values: ConfigValues) throws(ConfigurationError) {
         host = try values.string("server.host") ?? host
         port = try values.int("server.port") ?? port
         guard (0...65535).contains(port) else { throw ConfigurationError(key: "server.port", problem: "must be 0-65535") }
@@ -57,6 +55,10 @@ extension GatewayConfiguration {
             throw ConfigurationError(key: "merchants", problem: "must list at least one merchant id")
         }
         merchants = try merchantIds.map { id throws(ConfigurationError) in try Self.merchant(id, values) }
+        sessions = try SessionSettings(
+            lifetimeSeconds: values.int("sessions.lifetimeSeconds"),
+            encryptionKey: values.string("sessions.encryptionKey")
+        )
     }
 
     private static func limits(_ values: ConfigValues) throws(ConfigurationError) -> ServerLimits {
@@ -70,6 +72,8 @@ extension GatewayConfiguration {
         }
         try read("server.maxBodyBytes", 1024...1_048_576, &limits.maxBodyBytes)
         try read("server.headerTimeoutSeconds", 1...300, &limits.headerTimeoutSeconds)
+        try read("server.bodyTimeoutSeconds", 1...300, &limits.bodyTimeoutSeconds)
+        try read("server.minBodyBytesPerSecond", 0...1_048_576, &limits.minBodyBytesPerSecond)
         try read("server.idleTimeoutSeconds", 1...3600, &limits.idleTimeoutSeconds)
         try read("server.maxConnections", 1...100_000, &limits.maxConnections)
         try read("server.shutdownGracePeriodSeconds", 0...300, &limits.shutdownGracePeriodSeconds)
@@ -80,7 +84,7 @@ extension GatewayConfiguration {
         guard (1...40).contains(id.count), id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
         else { throw ConfigurationError(key: "merchants", problem: "has an invalid merchant id '\(id)'") }
         let prefix = "merchant.\(id)"
-        let passwords = try values.stringArray("\(prefix).apiPasswords", secret: true) ?? []
+        let passwords = try values.stringArray("\(prefix).apiPasswords") ?? []
         guard (1...2).contains(passwords.count) else {
             throw ConfigurationError(key: "\(prefix).apiPasswords", problem: "must hold one or two passwords")
         }
@@ -97,6 +101,13 @@ extension GatewayConfiguration {
             }
             matching = parsed
         }
+        var testCards = TestCardTable.current
+        if let text = try values.string("\(prefix).simulator.testCards") {
+            guard let parsed = TestCardTable(rawValue: text) else {
+                throw ConfigurationError(key: "\(prefix).simulator.testCards", problem: "must be current or legacy")
+            }
+            testCards = parsed
+        }
         let names = try values.stringArray("\(prefix).applePay.identities") ?? []
         let identities = try names.map { name throws(ConfigurationError) in
             let key = "\(prefix).applePay.\(name)"
@@ -108,7 +119,7 @@ extension GatewayConfiguration {
                 privateKeyPath: privateKey,
                 certificatePath: try values.string("\(key).certificate"),
                 merchantIdentifier: try values.string("\(key).merchantIdentifier"),
-                pkcs12Password: try values.string("\(key).pkcs12Password", secret: true)
+                pkcs12Password: try values.string("\(key).pkcs12Password")
             )
             guard identity.certificatePath != nil || identity.merchantIdentifier != nil || identity.pkcs12Password != nil
             else {
@@ -119,39 +130,12 @@ extension GatewayConfiguration {
             }
             return identity
         }
-        return MerchantSettings(id: id, apiPasswords: passwords, identities: identities, amountMatching: matching)
-    }
-}
-
-/// Typed reads that tell a missing key (nil) from a present one of the wrong type (an error).
-private struct ConfigValues {
-    let reader: ConfigReader
-
-    func string(_ key: String, secret: Bool = false) throws(ConfigurationError) -> String? {
-        try read(key, "a string") { try reader.requiredString(forKey: ConfigKey($0), isSecret: secret) }
-    }
-
-    func int(_ key: String) throws(ConfigurationError) -> Int? {
-        try read(key, "an integer") { try reader.requiredInt(forKey: ConfigKey($0)) }
-    }
-
-    func stringArray(_ key: String, secret: Bool = false) throws(ConfigurationError) -> [String]? {
-        try read(key, "a list of strings") { try reader.requiredStringArray(forKey: ConfigKey($0), isSecret: secret) }
-    }
-
-    private func read<Value>(
-        _ key: String,
-        _ type: String,
-        _ body: (String) throws -> Value
-    )
-        throws(ConfigurationError) -> Value?
-    {
-        do {
-            return try body(key)
-        } catch {
-            // swift-configuration's error type is package-internal; its "missing" case is told by text.
-            if "\(error)".hasPrefix("Missing required config value") { return nil }
-            throw ConfigurationError(key: key, problem: "must be \(type)")
-        }
+        return MerchantSettings(
+            id: id,
+            apiPasswords: passwords,
+            identities: identities,
+            amountMatching: matching,
+            testCards: testCards
+        )
     }
 }

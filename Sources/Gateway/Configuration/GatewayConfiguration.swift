@@ -3,7 +3,8 @@ import Foundation
 /// Everything the service is configured with, validated.
 ///
 /// Read from (highest priority first) command-line flags, `GATEWAY_*` environment variables, the
-/// `--config` JSON file, and, when no file is given, the embedded sandbox defaults. Keys:
+/// `--config` JSON file, and, when no file is given, the embedded sandbox defaults. A file key
+/// that is not read is an error (``UnknownKeys``), so the keys read are the catalogue. Keys:
 ///
 /// | key | type | default |
 /// | --- | --- | --- |
@@ -17,8 +18,10 @@ import Foundation
 /// | `log.format` | `json` (one object per line on stdout) or `text` | `json` |
 /// | `server.maxBodyBytes` | int, 1024-1048576: larger request bodies get 413 | `65536` |
 /// | `server.headerTimeoutSeconds` | int, 1-300: from a request's first byte to its complete head | `10` |
+/// | `server.bodyTimeoutSeconds` | int, 1-300: from a request's complete head to its body's last byte | `5` |
+/// | `server.minBodyBytesPerSecond` | int, 0-1048576: a body arriving slower than this (after its first second) is cut off; 0: no check | `1024` |
 /// | `server.idleTimeoutSeconds` | int, 1-3600: a connection with no request data for this long is closed | `60` |
-/// | `server.maxConnections` | int, 1-100000: connections open at once; more wait in the backlog | `1024` |
+/// | `server.maxConnections` | int, 1-100000: connections open at once; more wait in the backlog. At most three quarters may be connections that have not yet sent a whole request: past that the oldest of those is closed | `1024` |
 /// | `server.shutdownGracePeriodSeconds` | int, 0-300: how long SIGTERM waits for requests in flight | `25` |
 /// | `applePay.signingTimeWindowSeconds` | int | `300` |
 /// | `applePay.trustRoots` | string array of PEM/DER paths, trusted besides Apple Root CA - G3; sandbox mode only | none |
@@ -31,6 +34,9 @@ import Foundation
 /// | `merchant.<ID>.applePay.<NAME>.merchantIdentifier` | string, for a key without certificate | |
 /// | `merchant.<ID>.applePay.<NAME>.pkcs12Password` | string, secret, when privateKey is PKCS#12 | |
 /// | `merchant.<ID>.simulator.amountMatching` | `both`, `minorUnits`, `wholeAmount` | `both` |
+/// | `merchant.<ID>.simulator.testCards` | `current`, `legacy`: which test-card table wins where they disagree | `current` |
+/// | `sessions.lifetimeSeconds` | int, 60-86400: how long a session lives after it is created | `3600` |
+/// | `sessions.encryptionKey` | 64 hex characters (AES-256), secret: seals session card data at rest | sandbox: generated into `data/` |
 struct GatewayConfiguration: Sendable {
     enum Mode: String, Sendable {
         case sandbox
@@ -46,6 +52,8 @@ struct GatewayConfiguration: Sendable {
     struct ServerLimits: Sendable {
         var maxBodyBytes = 64 * 1024
         var headerTimeoutSeconds = 10
+        var bodyTimeoutSeconds = 5
+        var minBodyBytesPerSecond = 1024
         var idleTimeoutSeconds = 60
         var maxConnections = 1024
         var shutdownGracePeriodSeconds = 25
@@ -56,6 +64,7 @@ struct GatewayConfiguration: Sendable {
         var apiPasswords: [String]
         var identities: [IdentitySettings]
         var amountMatching: SimulatedAcquirer.AmountMatching
+        var testCards: TestCardTable = .current
     }
 
     struct IdentitySettings: Sendable {
@@ -81,6 +90,7 @@ struct GatewayConfiguration: Sendable {
     /// The sandbox certificate authority whose root a sandbox-mode gateway trusts besides Apple's.
     var sandboxAuthorityDirectory = "data/sandbox-authority"
     var merchants: [MerchantSettings] = []
+    var sessions = SessionSettings()
 
     /// The store the URL names.
     var storeLocation: StoreLocation {
@@ -98,9 +108,28 @@ struct GatewayConfiguration: Sendable {
     }
 }
 
-/// A configuration value that is missing or wrong, by key.
-struct ConfigurationError: Error, CustomStringConvertible {
-    let key: String
-    let problem: String
-    var description: String { "configuration key '\(key)' \(problem)" }
+/// A configuration mistake: a key that is missing, unknown or wrong, or a file that cannot be read,
+/// with where it stands (`file:line:column`) when it comes from a file. The `gateway` command exits
+/// with its own code (78, EX_CONFIG) for these, apart from command-line mistakes (64).
+public struct ConfigurationError: Error, CustomStringConvertible {
+    /// The dotted key, or empty when the problem is the file itself.
+    public let key: String
+    public let problem: String
+    /// `file`, or `file:line:column`, when the problem was found in a configuration file.
+    public let location: String?
+
+    init(location: String? = nil, key: String, problem: String) {
+        self.location = location
+        self.key = key
+        self.problem = problem
+    }
+
+    init(location: String, problem: String) {
+        self.init(location: location, key: "", problem: problem)
+    }
+
+    public var description: String {
+        let what = key.isEmpty ? problem : "configuration key '\(key)' \(problem)"
+        return location.map { "\($0): \(what)" } ?? what
+    }
 }

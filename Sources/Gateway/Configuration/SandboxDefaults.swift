@@ -1,4 +1,5 @@
 import Configuration
+import Foundation
 
 /// The embedded defaults `gateway serve` runs with when no configuration file is given: sandbox
 /// mode, merchant TESTMERCHANT with the test-only Apple Pay identities under Config/sandbox/.
@@ -20,5 +21,20 @@ enum SandboxDefaults {
                 "merchant.TESTMERCHANT.applePay.rsa.certificate": "Config/sandbox/merchant-rsa-cert.pem",
             ]
         )
+    }
+
+    /// The defaults name their key files relative to the working directory: say so when they are
+    /// not there, instead of a bare "cannot be read" for the first of them.
+    static func checkKeyFiles(_ configuration: GatewayConfiguration) throws(ConfigurationError) {
+        for merchant in configuration.merchants {
+            for identity in merchant.identities where !FileManager.default.fileExists(atPath: identity.privateKeyPath) {
+                throw ConfigurationError(
+                    key: "merchant.\(merchant.id).applePay.\(identity.name).privateKey",
+                    problem: "names \(identity.privateKeyPath), which is not under the working directory "
+                        + "\(FileManager.default.currentDirectoryPath): the sandbox defaults read Config/sandbox/ there. "
+                        + "Run from the repository root or pass --config"
+                )
+            }
+        }
     }
 }

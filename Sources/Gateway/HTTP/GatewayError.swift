@@ -43,13 +43,8 @@ struct GatewayError: Error, HTTPResponseError, Sendable {
     }
 
     /// For a rejected Apple Pay token, its code (a library code such as `SIGNATURE_INVALID`, or
-    /// `REPLAYED`, `AMOUNT_MISMATCH`, ...): every rejection says "Apple Pay token rejected: CODE: why".
-    var tokenFailureCode: String? {
-        let prefix = "Apple Pay token rejected: "
-        guard explanation.hasPrefix(prefix) else { return nil }
-        let code = explanation.dropFirst(prefix.count).prefix { $0 != ":" }
-        return code.allSatisfy { $0.isUppercase || $0 == "_" } && !code.isEmpty ? String(code) : "OTHER"
-    }
+    /// `REPLAYED`, `AMOUNT_MISMATCH`, ...), which the token failure metric counts.
+    var tokenFailureCode: String?
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized())))
@@ -65,6 +60,13 @@ extension GatewayError {
             field: field,
             validationType: .invalid
         )
+    }
+
+    /// A refused Apple Pay token: every such error says "Apple Pay token rejected: CODE: why".
+    static func tokenRejected(code: String, reason: String) -> GatewayError {
+        var error = invalid(PaymentProcessor.tokenField, "Apple Pay token rejected: \(code): \(reason)")
+        error.tokenFailureCode = code
+        return error
     }
 
     static func invalidValue(_ field: String, _ value: String, _ reason: String) -> GatewayError {

@@ -1,6 +1,8 @@
 import ApplePayToken
 import Crypto
+import GatewayCore
 import Hummingbird
+import NIOCore
 
 /// The MPGS REST surface: `/api/rest/version/{version}/...`.
 struct GatewayRoutes: Sendable {
@@ -9,6 +11,7 @@ struct GatewayRoutes: Sendable {
     let orderOperations: OrderOperationProcessor
     let maxBodyBytes: Int
     let metrics: GatewayMetrics
+    let sessions: SessionService
 
     static let versions = 39...100
 
@@ -24,6 +27,9 @@ struct GatewayRoutes: Sendable {
             } catch let error as GatewayError {
                 if let code = error.tokenFailureCode { metrics.tokenFailure(code: code) }
                 throw error
+            } catch PaymentRejection.token(let rejection) {
+                metrics.tokenFailure(code: rejection.code)
+                throw PaymentRejection.token(rejection)
             }
         }
         router.get("\(base)/merchant/:merchantId/order/:orderId/transaction/:transactionId") { request, context in
@@ -40,11 +46,15 @@ struct GatewayRoutes: Sendable {
     private func putTransaction(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let (version, merchant, orderId) = try orderPath(request, context)
         let transactionId = try Self.identifier(context, "transactionId", field: "transaction.id")
-        let reader = try RequestReader(
-            body: try await Self.body(of: request, limit: maxBodyBytes),
-            shape: .transactionRequest
-        )
-        let operation = try reader.requiredText("apiOperation")
+        let catalogue = RequestCatalogue.transactionRequest
+        var operation = APIOperation.pay
+        var shape = FieldShape.any
+        var reader = try RequestReader(body: try await Self.body(of: request, limit: maxBodyBytes)) {
+            (root: JSONValue) throws(GatewayError) -> FieldShape in
+            operation = try Self.operation(root)
+            shape = catalogue.shape(for: operation, version: Int(version) ?? Self.versions.upperBound)
+            return shape
+        }
         let transaction = PaymentProcessor.Context(
             merchant: merchant,
             orderId: orderId,
@@ -53,16 +63,50 @@ struct GatewayRoutes: Sendable {
             requestHash: Array(SHA256.hash(data: reader.root.serialized()))
         )
         let responseBody: [UInt8]
-        if let paymentOperation = PaymentRequest.Operation(rawValue: operation) {
-            let payment = try PaymentRequest(reading: reader, operation: paymentOperation)
+        if let paymentOperation = PaymentRequest.Operation(rawValue: operation.rawValue) {
+            var session: SessionService.OpenSession?
+            if let sessionId = reader.text("session.id") {
+                // A retry is answered from the store: the session may be gone after its use.
+                if let stored = try await processor.store.transaction(
+                    merchantId: merchant.id,
+                    orderId: orderId,
+                    transactionId: transactionId
+                ) {
+                    return Self.json(.created, bytes: try transaction.retry(stored))
+                }
+                let opened = try await paymentSession(sessionId, merchant: merchant, version: reader.text("session.version"))
+                reader = RequestReader(checked: SessionContent.merged(opened.content, reader.root))
+                session = opened
+            }
+            var payment = try PaymentRequest.reading(reader, operation: paymentOperation)
+            // What the session held is echoed as if the request had sent it.
+            payment.echo = RequestEcho(catalogue.echo(of: reader.root, shape: shape).serialized())
             responseBody = try await processor.process(payment, transaction, logger: context.logger)
-        } else if let followOn = FollowOnRequest.Operation(rawValue: operation) {
-            let request = try FollowOnRequest(reading: reader, operation: followOn)
+            if let session { await retireIfUsed(session, responseBody: responseBody, logger: context.logger) }
+        } else if reader.value("session") != nil {
+            throw GatewayError.unsupported("session.id", operation.rawValue, "A session pays only AUTHORIZE, PAY or VERIFY")
+        } else if let followOn = FollowOnRequest.Operation(rawValue: operation.rawValue) {
+            var request = try FollowOnRequest.reading(reader, operation: followOn)
+            request.echo = RequestEcho(catalogue.echo(of: reader.root, shape: shape).serialized())
             responseBody = try await orderOperations.process(request, transaction, logger: context.logger)
         } else {
-            throw GatewayError.invalidValue("apiOperation", operation, "Operation is not supported")
+            throw GatewayError.invalidValue("apiOperation", operation.rawValue, "Operation is not supported")
         }
         return Self.json(.created, bytes: responseBody)
+    }
+
+    /// The body's `apiOperation`, which decides the fields the rest of the body may carry.
+    private static func operation(_ root: JSONValue) throws(GatewayError) -> APIOperation {
+        let text: String
+        switch root["apiOperation"] {
+        case .string(let string) where !string.isEmpty: text = string
+        case nil, .null, .string: throw GatewayError.missing("apiOperation")
+        default: throw GatewayError.invalid("apiOperation", "Value for 'apiOperation' must be a string")
+        }
+        guard let operation = APIOperation(rawValue: text) else {
+            throw GatewayError.invalidValue("apiOperation", text, "Operation is not supported")
+        }
+        return operation
     }
 
     /// The transaction's response as it was returned when it was processed.
@@ -109,7 +153,7 @@ struct GatewayRoutes: Sendable {
         return (version, merchant, try Self.identifier(context, "orderId", field: "order.id"))
     }
 
-    private static func version(_ context: GatewayRequestContext) throws(GatewayError) -> String {
+    static func version(_ context: GatewayRequestContext) throws(GatewayError) -> String {
         let text = context.parameters.get("version") ?? ""
         guard let number = Int(text), versions.contains(number), String(number) == text else {
             throw GatewayError.notFound("API version '\(text.prefix(16))' is not supported; use 39 to 100")
@@ -132,17 +176,24 @@ struct GatewayRoutes: Sendable {
         return value
     }
 
-    /// The whole request body, refused beyond `server.maxBodyBytes`.
+    /// The whole request body, refused beyond `server.maxBodyBytes`: at once when its declared
+    /// length is over (a client waiting for `100 Continue` is not kept waiting), else when the
+    /// bytes pass the limit. A body the HTTP parser cannot frame (malformed chunks, an unsupported
+    /// Transfer-Encoding) is a malformed request, not a large one.
     static func body(of request: Request, limit: Int) async throws -> [UInt8] {
+        let tooLarge = GatewayError(
+            status: .contentTooLarge,
+            cause: .invalidRequest,
+            explanation: "The request body is larger than \(limit) bytes"
+        )
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit { throw tooLarge }
         var request = request
         do {
             return Array(buffer: try await request.collectBody(upTo: limit))
+        } catch is NIOTooManyBytesError {
+            throw tooLarge
         } catch {
-            throw GatewayError(
-                status: .contentTooLarge,
-                cause: .invalidRequest,
-                explanation: "The request body is larger than \(limit) bytes"
-            )
+            throw GatewayError.malformedHTTP(MalformedRequestAnswer.explanation(for: error))
         }
     }
 

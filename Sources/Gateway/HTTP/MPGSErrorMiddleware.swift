@@ -1,4 +1,5 @@
 import ApplePayToken
+import GatewayCore
 import Hummingbird
 import Logging
 
@@ -16,6 +17,8 @@ struct MPGSErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as GatewayError {
             return try error.response(from: request, context: context)
+        } catch let rejection as PaymentRejection {
+            return try rejection.response(from: request, context: context)
         } catch let error as HTTPError {
             return try Self.gatewayError(for: error.status).response(from: request, context: context)
         } catch let error as StoreUnavailable {

@@ -1,42 +1,46 @@
 import ApplePayToken
 import Foundation
+import GatewayCore
 
 extension PaymentRequest {
     /// Validates an AUTHORIZE, PAY or VERIFY body, field by field, with MPGS errors naming the field.
-    init(reading reader: RequestReader, operation: Operation) throws(GatewayError) {
-        self.operation = operation
+    static func reading(_ reader: RequestReader, operation: Operation) throws(GatewayError) -> PaymentRequest {
         let currencyCode = try reader.requiredText("order.currency")
         guard let currency = Currency(code: currencyCode) else {
             throw GatewayError.invalidValue("order.currency", currencyCode, "Currency is not supported")
         }
         // VERIFY moves no money: whatever amount the client sends, nothing is authorized.
-        amount = operation == .verify ? Amount(minorUnits: 0, currency: currency) : try Self.amount(reader, currency)
+        let amount =
+            operation == .verify
+            ? Amount(minorUnits: 0, currency: currency) : try Amount.reading(reader, "order.amount", currency)
         if let type = reader.text("sourceOfFunds.type"), type != "CARD" {
             throw GatewayError.unsupported("sourceOfFunds.type", type, "Only CARD is supported")
         }
-        walletProvider = reader.text("order.walletProvider")
+        // Every wallet the reference lists is a valid value; this gateway's merchants have Apple Pay only.
+        let walletProvider = reader.text("order.walletProvider")
         if let walletProvider, walletProvider != "APPLE_PAY" {
-            throw GatewayError.unsupported("order.walletProvider", walletProvider, "Only APPLE_PAY is supported")
-        }
-        orderReference = reader.text("order.reference")
-        transactionReference = reader.text("transaction.reference")
-        transactionSource = reader.text("transaction.source") ?? "INTERNET"
-        source = try Self.source(reader, walletProvider: walletProvider)
-    }
-
-    private static func amount(_ reader: RequestReader, _ currency: Currency) throws(GatewayError) -> Amount {
-        let text = try reader.requiredText("order.amount")
-        do {
-            return try Amount(parsing: text, currency: currency)
-        } catch .zero {
-            throw GatewayError.invalidValue("order.amount", text, "Transaction or order amount must be greater than zero")
-        } catch {
-            throw GatewayError.invalidValue(
-                "order.amount",
-                text,
-                "Amount must be a decimal number with at most \(currency.exponent) decimal places for \(currency.code)"
+            throw GatewayError.unsupported(
+                "order.walletProvider",
+                walletProvider,
+                "The merchant is not enabled for wallet provider \(walletProvider)"
             )
         }
+        // Versions up to 53 name an earlier 3-D Secure check by id; this gateway has run none.
+        if reader.text("3DSecureId")?.isEmpty == false {
+            throw GatewayError.invalid("3DSecureId", "No check has been performed for this merchant and 3D Secure Id.")
+        }
+        let orderReference = reader.text("order.reference")
+        let transactionReference = reader.text("transaction.reference")
+        let transactionSource = reader.text("transaction.source") ?? "INTERNET"
+        return PaymentRequest(
+            operation: operation,
+            amount: amount,
+            walletProvider: walletProvider,
+            orderReference: orderReference,
+            transactionReference: transactionReference,
+            transactionSource: transactionSource,
+            source: try source(reader, walletProvider: walletProvider)
+        )
     }
 
     private static let card = "sourceOfFunds.provided.card"
@@ -48,7 +52,7 @@ extension PaymentRequest {
         }
         guard reader.hasContent(card) else { throw GatewayError.missing("\(card).number") }
         let number = try cardNumber(reader)
-        let expiry = try CardExpiry(
+        let expiry = try CardExpiry.reading(
             month: reader.requiredText("\(card).expiry.month"),
             year: reader.requiredText("\(card).expiry.year"),
             field: "\(card).expiry"
@@ -58,12 +62,12 @@ extension PaymentRequest {
             guard walletProvider == "APPLE_PAY" else {
                 throw GatewayError.missing("order.walletProvider")
             }
-            let format = try reader.requiredText("\(devicePayment).cryptogramFormat")
-            guard format == "3DSECURE" || format == "EMV" else {
-                throw GatewayError.invalidValue("\(devicePayment).cryptogramFormat", format, "Must be 3DSECURE or EMV")
+            let formatText = try reader.requiredText("\(devicePayment).cryptogramFormat")
+            guard let format = CryptogramFormat(rawValue: formatText) else {
+                throw GatewayError.invalidValue("\(devicePayment).cryptogramFormat", formatText, "Must be 3DSECURE or EMV")
             }
             let cryptogram = reader.text("\(devicePayment).onlinePaymentCryptogram")
-            if format == "3DSECURE", cryptogram == nil {
+            if format == .threeDSecure, cryptogram == nil {
                 throw GatewayError.missing("\(devicePayment).onlinePaymentCryptogram")
             }
             return .devicePayment(
@@ -77,10 +81,7 @@ extension PaymentRequest {
                 )
             )
         }
-        let securityCode = reader.text("\(card).securityCode")
-        if let securityCode, !(3...4).contains(securityCode.count) || !securityCode.allSatisfy(\.isASCIIDigit) {
-            throw GatewayError.invalidValue("\(card).securityCode", "***", "Security code must be 3 or 4 digits")
-        }
+        let securityCode = try Self.securityCode(reader)
         return .card(PlainCard(number: number, expiry: expiry, securityCode: securityCode, nameOnCard: nameOnCard))
     }
 
@@ -101,19 +102,7 @@ extension PaymentRequest {
                 validationType: .missing
             )
         }
-        // The token is a JSON string (or base64 of it); some clients embed the object itself.
-        let text: String
-        switch value {
-        case .string(let string): text = string
-        case .object: text = String(decoding: value.serialized(), as: UTF8.self)
-        default: throw GatewayError.invalid(field, "Value for '\(field)' must be a string")
-        }
-        let token: PaymentToken
-        do {
-            token = try PaymentToken(parsing: text)
-        } catch {
-            throw GatewayError.invalid(field, "Apple Pay token rejected: \(error.code): \(error.reason)")
-        }
+        let token = try parsedToken(value, field: field)
         var applicationData: [UInt8]?
         if let encoded = reader.text("\(devicePayment).applicationData") {
             guard let decoded = Data(base64Encoded: encoded) else {
@@ -128,7 +117,30 @@ extension PaymentRequest {
         return .applePayToken(token, applicationData: applicationData)
     }
 
-    private static func cardNumber(_ reader: RequestReader) throws(GatewayError) -> String {
+    /// The token is a JSON string (or base64 of it); some clients embed the object itself.
+    static func parsedToken(_ value: JSONValue, field: String) throws(GatewayError) -> PaymentToken {
+        let text: String
+        switch value {
+        case .string(let string): text = string
+        case .object: text = String(decoding: value.serialized(), as: UTF8.self)
+        default: throw GatewayError.invalid(field, "Value for '\(field)' must be a string")
+        }
+        do {
+            return try PaymentToken(parsing: text)
+        } catch {
+            throw GatewayError.tokenRejected(code: error.code.description, reason: error.reason)
+        }
+    }
+
+    static func securityCode(_ reader: RequestReader) throws(GatewayError) -> String? {
+        let securityCode = reader.text("\(card).securityCode")
+        if let securityCode, !(3...4).contains(securityCode.count) || !securityCode.allSatisfy(\.isASCIIDigit) {
+            throw GatewayError.invalidValue("\(card).securityCode", "***", "Security code must be 3 or 4 digits")
+        }
+        return securityCode
+    }
+
+    static func cardNumber(_ reader: RequestReader) throws(GatewayError) -> String {
         let number = try reader.requiredText("\(card).number")
         guard (12...19).contains(number.count), number.allSatisfy(\.isASCIIDigit) else {
             throw GatewayError.invalidValue(

@@ -6,32 +6,48 @@ struct RequestReader {
     let root: JSONValue
 
     init(body: [UInt8], shape: FieldShape) throws(GatewayError) {
+        root = try Self.parse(body)
+        try Self.check(root, against: shape, path: "")
+    }
+
+    private static func parse(_ body: [UInt8]) throws(GatewayError) -> JSONValue {
         guard !body.isEmpty else { throw GatewayError.malformedJSON("the request has no body") }
+        let root: JSONValue
         do {
             root = try JSONValue(parsing: body)
         } catch {
             throw GatewayError.malformedJSON("the body is not valid JSON")
         }
         guard case .object = root else { throw GatewayError.malformedJSON("the body is not a JSON object") }
-        try Self.check(root, against: shape, path: "")
+        return root
     }
 
     private static func check(_ value: JSONValue, against shape: FieldShape, path: String) throws(GatewayError) {
         switch (shape, value) {
         case (_, .null), (.any, _):
             return
+        case (.elsewhere, _):
+            if value.hasContent { throw GatewayError.unexpected(path) }
+        case (.value(let field), _):
+            try field.format.check(value, field: path, secret: field.isSecret)
         case (.text, .string), (.text, .integer), (.text, .double):
             return
         case (.text, _):
             throw GatewayError.invalid(path, "Value for '\(path)' must be a string")
-        case (.object(let fields), .object(let members)):
+        case (.object(let fields, let chosen), .object(let members)):
             for (name, member) in members {
                 let childPath = path.isEmpty ? name : "\(path).\(name)"
-                guard let childShape = fields[name] else { throw GatewayError.unexpected(childPath) }
+                guard let childShape = fields[name] ?? chosen else { throw GatewayError.unexpected(childPath) }
                 try check(member, against: childShape, path: childPath)
             }
         case (.object, _):
             throw GatewayError.invalid(path, "Value for '\(path)' must be an object")
+        case (.array(let item), .array(let elements)):
+            for (index, element) in elements.enumerated() {
+                try check(element, against: item, path: "\(path)[\(index)]")
+            }
+        case (.array, _):
+            throw GatewayError.invalid(path, "Value for '\(path)' must be an array")
         }
     }
 
@@ -66,5 +82,33 @@ struct RequestReader {
         case .object(let members): members.values.contains { $0 != .null && $0 != .object([:]) }
         default: true
         }
+    }
+
+    /// Reads the body as JSON and checks it against the shape `shapeFor` picks from the body
+    /// itself (the transaction request's shape depends on its `apiOperation`).
+    init(body: [UInt8], shapeFor: (JSONValue) throws(GatewayError) -> FieldShape) throws(GatewayError) {
+        let root = try Self.parse(body)
+        try Self.check(root, against: try shapeFor(root), path: "")
+        self.root = root
+    }
+}
+
+extension JSONValue {
+    /// Whether anything below is a value: `null`, `{}`, `[]` and objects or arrays of those carry nothing.
+    var hasContent: Bool {
+        switch self {
+        case .null: false
+        case .object(let members): members.values.contains(where: \.hasContent)
+        case .array(let elements): elements.contains(where: \.hasContent)
+        default: true
+        }
+    }
+}
+
+extension RequestReader {
+    /// A reader over JSON already checked against its shape (a session's content laid under a
+    /// checked request).
+    init(checked root: JSONValue) {
+        self.root = root
     }
 }

@@ -1,41 +1,17 @@
-/// The fields an MPGS transaction request may carry. Unknown names are rejected ("Unexpected
+/// What a request body may carry, name by name. Unknown names are rejected ("Unexpected
 /// parameter"); known objects that are empty or unused by the operation are accepted and ignored,
-/// as the real gateway does.
+/// as the real gateway does. The transaction request's shapes come from ``RequestCatalogue``.
 indirect enum FieldShape: Sendable {
     /// A string; numbers are accepted and read as their text ("05" and 5 alike).
     case text
     /// Any JSON value (checked where it is used).
     case any
-    case object([String: FieldShape])
-
-    static let transactionRequest: FieldShape = .object([
-        "apiOperation": .text,
-        "correlationId": .text,
-        "partnerSolutionId": .text,
-        "order": .object([
-            "amount": .text, "currency": .text, "walletProvider": .text, "reference": .text, "description": .text,
-            "customerReference": .text, "customerNote": .text,
-        ]),
-        "sourceOfFunds": .object([
-            "type": .text,
-            "provided": .object([
-                "card": .object([
-                    "number": .text, "securityCode": .text, "nameOnCard": .text,
-                    "expiry": .object(["month": .text, "year": .text]),
-                    "devicePayment": .object([
-                        "paymentToken": .any, "cryptogramFormat": .text, "onlinePaymentCryptogram": .text,
-                        "eciIndicator": .text, "applicationData": .text,
-                    ]),
-                ])
-            ]),
-        ]),
-        "transaction": .object([
-            "reference": .text, "source": .text, "amount": .text, "currency": .text, "targetTransactionId": .text,
-        ]),
-        "posTerminal": .object(["location": .text]),
-        "device": .object([
-            "ani": .text, "mobilePhoneModel": .text, "ipAddress": .text, "browser": .text, "fingerprint": .text,
-        ]),
-        "responseControls": .object(["sensitiveData": .text]),
-    ])
+    /// A catalogued field, checked against its format.
+    case value(CatalogueField)
+    /// An object with these members; `members`, when given, is the shape of any other member
+    /// (names the merchant chooses, such as `order.custom.salesRegion`).
+    case object([String: FieldShape], members: FieldShape? = nil)
+    case array(FieldShape)
+    /// A name only other operations take: accepted while it carries nothing.
+    case elsewhere
 }

@@ -1,5 +1,6 @@
 import ApplePayToken
 import Dispatch
+import GatewayCore
 import Metrics
 import Prometheus
 import Synchronization
@@ -10,7 +11,7 @@ import Synchronization
 /// gateways in one process and each reads its own figures. Metrics are recorded through
 /// swift-metrics types bound to this registry's factory. Every label is low-cardinality: route
 /// templates, methods, status codes, operations, gateway and error codes; never ids or secrets.
-final class GatewayMetrics: Sendable {
+final class GatewayMetrics: PaymentObserver {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
     /// What the decryptor's chain cache had counted at the last scrape: counters move by the difference.
@@ -51,6 +52,14 @@ final class GatewayMetrics: Sendable {
     func transaction(operation: String, gatewayCode: String) {
         let dimensions = [("operation", operation), ("gateway_code", gatewayCode)]
         Counter(label: Names.transactions, dimensions: dimensions, factory: factory).increment()
+    }
+
+    func transactionRecorded(operation: APIOperation, gatewayCode: GatewayCode) {
+        transaction(operation: operation.rawValue, gatewayCode: gatewayCode.rawValue)
+    }
+
+    func tokenDecrypted(succeeded: Bool, nanoseconds: UInt64) {
+        tokenDecrypt(succeeded: succeeded, nanoseconds: nanoseconds)
     }
 
     func tokenFailure(code: String) {

@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// What is logged is chosen where it is logged (masked card numbers only, never headers,
 /// tokens, keys or cryptograms); as a last guard any run of 13 or more digits, which could be a
-/// card number, is masked to its first six and last four digits before it is written.
+/// card number (or a card number written in groups with spaces or dashes), is masked to its first
+/// six and last four digits before it is written.
 struct JSONLogHandler: LogHandler {
     /// Where finished lines go; each call gets one whole line, newline included.
     typealias Sink = @Sendable (String) -> Void
@@ -68,28 +69,8 @@ struct JSONLogHandler: LogHandler {
         JSONValue.stringLiteral(text)
     }
 
-    /// Masks every run of 13 or more ASCII digits to its first six and last four.
+    /// Card numbers masked to their first six and last four digits (``CardNumberRedaction``).
     static func maskCardNumbers(_ text: String) -> String {
-        guard text.utf8.count >= 13 else { return text }
-        var result = ""
-        var digits = ""
-        func flush() {
-            if digits.count >= 13 {
-                result += digits.prefix(6) + String(repeating: "x", count: digits.count - 10) + digits.suffix(4)
-            } else {
-                result += digits
-            }
-            digits = ""
-        }
-        for character in text {
-            if character.isASCII, character.isNumber {
-                digits.append(character)
-            } else {
-                flush()
-                result.append(character)
-            }
-        }
-        flush()
-        return result
+        CardNumberRedaction.mask(text)
     }
 }

@@ -31,6 +31,10 @@ struct TimedTransactionStore: TransactionStore {
         try await timed("ping") { try await base.checkReachable() }
     }
 
+    func prepare() async throws {
+        try await base.prepare()
+    }
+
     func close() async {
         await base.close()
     }

@@ -141,6 +141,40 @@ enum PostgresMigrations {
             $$
             """
         ],
+        // 3: replay records keyed on one spelling of the Apple transaction id (lower-case hex of
+        // its bytes), as SQLite's step 3; where both spellings were recorded, one record remains.
+        [
+            """
+            INSERT INTO apple_pay_transactions
+                (apple_pay_transaction_id, merchant_id, order_id, transaction_id, accepted_at_ms)
+                SELECT lower(apple_pay_transaction_id), merchant_id, order_id, transaction_id, accepted_at_ms
+                FROM apple_pay_transactions WHERE apple_pay_transaction_id <> lower(apple_pay_transaction_id)
+                ON CONFLICT (apple_pay_transaction_id) DO NOTHING
+            """,
+            "DELETE FROM apple_pay_transactions WHERE apple_pay_transaction_id <> lower(apple_pay_transaction_id)",
+            """
+            UPDATE transactions SET apple_pay_transaction_id = lower(apple_pay_transaction_id)
+                WHERE apple_pay_transaction_id <> lower(apple_pay_transaction_id)
+            """,
+        ],
+        // 4: sessions, as SQLite's step 4: content sealed by the gateway, bookkeeping in clear.
+        // IF NOT EXISTS: a database whose recorded version was set back (as the upgrade tests do)
+        // runs this step again.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS sessions (
+                session_id text PRIMARY KEY,
+                merchant_id text NOT NULL,
+                version text NOT NULL,
+                update_status text NOT NULL,
+                authentication_limit bigint NOT NULL,
+                sealed_content bytea NOT NULL,
+                created_at_ms bigint NOT NULL,
+                expires_at_ms bigint NOT NULL
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions (expires_at_ms)",
+        ],
     ]
 
     struct NewerSchema: Error, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import GatewayCore
 import PostgresNIO
 
 /// The writes one transaction record makes in PostgreSQL: the replay record, the order, the
@@ -18,24 +19,26 @@ enum PostgresRecordWriter {
     /// statement, so one round trip, committed before it returns when the outcome is `.recorded`.
     static func write(_ record: TransactionRecord, _ client: PostgresClient, _ logger: Logger) async throws -> RecordOutcome {
         let order = record.order
-        let initialSucceeded = record.isInitial && record.succeeded && record.transactionType != "VERIFICATION"
         let rows = try await client.query(
             """
             SELECT outcome, stored_hash, stored_body FROM gateway_record(
-                \(record.merchantId), \(record.orderId), \(record.transactionId), \(record.operation),
-                \(ByteBuffer(bytes: record.requestHash)), \(ByteBuffer(bytes: record.responseBody)), \(record.result),
-                \(record.gatewayCode), \(record.amountMinorUnits), \(record.currency), \(record.eciIndicator),
-                \(record.applePayTransactionId), \(record.time.milliseconds), \(record.transactionType),
-                \(record.succeeded), \(record.targetTransactionId), \(record.voidsTarget), \(record.isInitial),
-                \(record.expectedOrderVersion), \(order.currency), \(order.amountMinorUnits), \(order.status),
+                \(record.merchantId), \(record.orderId), \(record.transactionId), \(record.operation.rawValue),
+                \(ByteBuffer(bytes: record.requestHash)), \(ByteBuffer(bytes: record.responseBody)), \(record.result.rawValue),
+                \(record.gatewayCode.rawValue), \(record.amountMinorUnits), \(record.currency), \(record.eciIndicator),
+                \(record.applePayTransactionId), \(record.time.milliseconds), \(record.transactionType.rawValue),
+                \(record.succeeded), \(record.targetTransactionId), \(record.voidedTransactionId != nil), \(record.isInitial),
+                \(record.expectedOrderVersion), \(order.currency), \(order.amountMinorUnits), \(order.status.rawValue),
                 \(order.totalAuthorizedMinorUnits), \(order.totalCapturedMinorUnits), \(order.totalRefundedMinorUnits),
-                \(order.walletProvider), \(order.reference), \(order.creationTime.milliseconds), \(initialSucceeded))
+                \(order.walletProvider), \(order.reference), \(order.creationTime.milliseconds), \(record.opensOrder))
             """,
             logger: logger
         )
         var outcome: RecordOutcome?
-        for try await (name, hash, body) in rows.decode((String, ByteBuffer?, ByteBuffer?).self) {
-            switch name {
+        for try await row in rows {
+            let columns = row.makeRandomAccess()
+            let hash = try columns["stored_hash"].decode(ByteBuffer?.self)
+            let body = try columns["stored_body"].decode(ByteBuffer?.self)
+            switch try columns["outcome"].decode(String.self) {
             case "recorded": outcome = .recorded
             case "duplicate":
                 outcome = .duplicateTransaction(

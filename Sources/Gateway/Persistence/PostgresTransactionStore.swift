@@ -1,11 +1,14 @@
 import Foundation
+import GatewayCore
 import PostgresNIO
+import ServiceLifecycle
 import Synchronization
 
 /// The shared store: a PostgreSQL database that several gateway replicas use at once.
 ///
-/// Pool: each replica holds at most `maxConnections` connections (PostgresNIO's pool, run by a
-/// task this store owns). Every operation, its wait for a connection included, is bounded by
+/// Pool: each replica holds at most `maxConnections` connections (PostgresNIO's pool). In the
+/// gateway the application runs the pool as one of its services (``pool``), so it starts and
+/// stops with the server; a store made for standalone use (tools, store tests) runs it itself. Every operation, its wait for a connection included, is bounded by
 /// `timeout`; past it, or when the server is gone, the operation fails with
 /// ``StoreUnavailable`` (SERVER_BUSY for the client) instead of hanging. The pool replaces
 /// connections the server closed and retries connecting with a growing backoff, so after a
@@ -13,9 +16,10 @@ import Synchronization
 /// default `synchronous_commit`) is on disk before the 201 is sent.
 final class PostgresTransactionStore: TransactionStore {
     private let client: PostgresClient
-    private let running: Task<Void, Never>
+    /// Only when the store runs its own pool (standalone use).
+    private let running: Task<Void, Never>?
     private let timeout: Duration
-    private let logger: Logger
+    let logger: Logger
     private let replayRetentionMilliseconds: Int64
     private let pruneIntervalMilliseconds: Int64 = 60_000
     private let schemaReady = Mutex(false)
@@ -27,7 +31,8 @@ final class PostgresTransactionStore: TransactionStore {
         maxConnections: Int = 10,
         timeout: Duration = .seconds(5),
         replayRetention: TimeInterval = 3900,
-        logger: Logger = Logger(label: "gateway.postgres")
+        logger: Logger = Logger(label: "gateway.postgres"),
+        runsOwnPool: Bool = true
     ) {
         var configuration = PostgresClient.Configuration(
             host: location.host,
@@ -46,16 +51,20 @@ final class PostgresTransactionStore: TransactionStore {
         ]
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
-        self.running = Task { await client.run() }
+        self.running = runsOwnPool ? Task { await client.run() } : nil
         self.timeout = timeout
         self.logger = logger
         self.replayRetentionMilliseconds = Int64(replayRetention * 1000)
     }
 
-    deinit { running.cancel() }
+    deinit { running?.cancel() }
+
+    /// The connection pool, for the application to run as a service (when the store does not
+    /// run its own): it ends on graceful shutdown, after the server has stopped.
+    var pool: any Service { client }
 
     /// Closes the pool's connections; the store answers nothing afterwards.
-    func close() async { running.cancel() }
+    func close() async { running?.cancel() }
 
     /// Brings the schema up to date before the server starts serving (under the migration lock).
     func prepare() async throws {
@@ -83,21 +92,22 @@ final class PostgresTransactionStore: TransactionStore {
             var order: StoredOrder?
             for try await row in rows {
                 let columns = row.makeRandomAccess()
+                let status = try columns["status"].decode(String.self)
                 order = StoredOrder(
-                    version: try columns[11].decode(Int64.self),
+                    version: try columns["version"].decode(Int64.self),
                     state: OrderState(
-                        amountMinorUnits: try columns[1].decode(Int64.self),
-                        currency: try columns[0].decode(String.self),
-                        status: try columns[2].decode(String.self),
-                        totalAuthorizedMinorUnits: try columns[5].decode(Int64.self),
-                        totalCapturedMinorUnits: try columns[6].decode(Int64.self),
-                        totalRefundedMinorUnits: try columns[7].decode(Int64.self),
-                        walletProvider: try columns[8].decode(String?.self),
-                        reference: try columns[9].decode(String?.self),
-                        creationTime: Date(milliseconds: try columns[3].decode(Int64.self))
+                        amountMinorUnits: try columns["amount_minor"].decode(Int64.self),
+                        currency: try columns["currency"].decode(String.self),
+                        status: try StoredColumn.decode(OrderStatus.self, status, column: "orders.status"),
+                        totalAuthorizedMinorUnits: try columns["total_authorized_minor"].decode(Int64.self),
+                        totalCapturedMinorUnits: try columns["total_captured_minor"].decode(Int64.self),
+                        totalRefundedMinorUnits: try columns["total_refunded_minor"].decode(Int64.self),
+                        walletProvider: try columns["wallet_provider"].decode(String?.self),
+                        reference: try columns["reference"].decode(String?.self),
+                        creationTime: Date(milliseconds: try columns["created_at_ms"].decode(Int64.self))
                     ),
-                    lastUpdatedTime: Date(milliseconds: try columns[10].decode(Int64.self)),
-                    hasSuccessfulInitialTransaction: try columns[4].decode(Bool.self)
+                    lastUpdatedTime: Date(milliseconds: try columns["updated_at_ms"].decode(Int64.self)),
+                    hasSuccessfulInitialTransaction: try columns["initial_succeeded"].decode(Bool.self)
                 )
             }
             return order
@@ -114,17 +124,17 @@ final class PostgresTransactionStore: TransactionStore {
                 logger: self.logger
             )
             var summaries: [TransactionSummary] = []
-            for try await (id, type, amount, succeeded, voided, body) in rows.decode(
-                (String, String, Int64, Bool, Bool, ByteBuffer).self
-            ) {
+            for try await row in rows {
+                let columns = row.makeRandomAccess()
+                let type = try columns["type"].decode(String.self)
                 summaries.append(
                     TransactionSummary(
-                        transactionId: id,
-                        type: type,
-                        amountMinorUnits: amount,
-                        succeeded: succeeded,
-                        voided: voided,
-                        responseBody: Array(body.readableBytesView)
+                        transactionId: try columns["transaction_id"].decode(String.self),
+                        type: try StoredColumn.decode(TransactionType.self, type, column: "transactions.type"),
+                        amountMinorUnits: try columns["amount_minor"].decode(Int64.self),
+                        succeeded: try columns["succeeded"].decode(Bool.self),
+                        voided: try columns["voided"].decode(Bool.self),
+                        responseBody: Array(try columns["response_body"].decode(ByteBuffer.self).readableBytesView)
                     )
                 )
             }
@@ -185,15 +195,19 @@ final class PostgresTransactionStore: TransactionStore {
             logger: logger
         )
         var stored: StoredTransaction?
-        for try await (hash, body) in rows.decode((ByteBuffer, ByteBuffer).self) {
-            stored = StoredTransaction(requestHash: Array(hash.readableBytesView), responseBody: Array(body.readableBytesView))
+        for try await row in rows {
+            let columns = row.makeRandomAccess()
+            stored = StoredTransaction(
+                requestHash: Array(try columns["request_hash"].decode(ByteBuffer.self).readableBytesView),
+                responseBody: Array(try columns["response_body"].decode(ByteBuffer.self).readableBytesView)
+            )
         }
         return stored
     }
 
     /// Runs one operation within the deadline, on a migrated schema, with connection trouble
     /// turned into ``StoreUnavailable``.
-    private func run<Value: Sendable>(
+    func run<Value: Sendable>(
         _ work: @escaping @Sendable (PostgresClient) async throws -> Value
     ) async throws
         -> Value

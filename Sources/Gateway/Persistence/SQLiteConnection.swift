@@ -79,6 +79,16 @@ final class SQLiteConnection {
         }
     }
 
+    /// Like ``query(_:_:)``, with each row's columns read by name.
+    func rows(_ sql: String, _ values: [SQLiteValue] = []) throws -> [SQLiteRow] {
+        let statement = try prepared(sql)
+        let count = sqlite3_column_count(statement)
+        let names = Dictionary(
+            uniqueKeysWithValues: (0..<count).map { (String(cString: sqlite3_column_name(statement, $0)), Int($0)) }
+        )
+        return try query(sql, values).map { SQLiteRow(columns: names, values: $0) }
+    }
+
     private func prepared(_ sql: String) throws -> OpaquePointer {
         guard !isClosed else { throw Self.closedFailure }
         if let statement = statements[sql] { return statement }
@@ -137,4 +147,15 @@ enum SQLiteValue: Sendable, Hashable {
 
 extension SQLiteValue {
     init(_ text: String?) { self = text.map(SQLiteValue.text) ?? .null }
+}
+
+/// A result row whose columns are read by name, so a change to the select list cannot shift them.
+struct SQLiteRow {
+    let columns: [String: Int]
+    let values: [SQLiteValue]
+
+    subscript(_ name: String) -> SQLiteValue {
+        guard let index = columns[name] else { preconditionFailure("no column \(name) in the select list") }
+        return values[index]
+    }
 }

@@ -50,6 +50,17 @@ final class SQLiteGroupCommit: Sendable {
         }
     }
 
+    /// Runs a write that is not a transaction record (a session's) on the writer's queue, between
+    /// group commits: one writer connection, so SQLite never sees two writers.
+    func perform<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+        guard !state.withLock({ $0.closed }) else {
+            throw SQLiteConnection.Failure(code: SQLITE_MISUSE, message: "the store is closed")
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try work(self.connection) }) }
+        }
+    }
+
     /// Refuses new records, lets the commits already queued finish, folds the write-ahead log
     /// into the database file and closes the connection.
     func close() async {

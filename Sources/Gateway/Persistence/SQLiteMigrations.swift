@@ -57,6 +57,33 @@ enum SQLiteMigrations {
             type = CASE operation WHEN 'AUTHORIZE' THEN 'AUTHORIZATION' WHEN 'PAY' THEN 'PAYMENT' ELSE operation END,
             succeeded = (result = 'SUCCESS');
         """,
+        // 3: replay records keyed on one spelling of the Apple transaction id (lower-case hex of
+        // its bytes). Older releases kept the id as the client sent it, so an upper-cased copy of
+        // a used token met no record; where both spellings were recorded, one record remains.
+        """
+        INSERT OR IGNORE INTO apple_pay_transactions
+            (apple_pay_transaction_id, merchant_id, order_id, transaction_id, accepted_at_ms)
+            SELECT lower(apple_pay_transaction_id), merchant_id, order_id, transaction_id, accepted_at_ms
+            FROM apple_pay_transactions WHERE apple_pay_transaction_id <> lower(apple_pay_transaction_id);
+        DELETE FROM apple_pay_transactions WHERE apple_pay_transaction_id <> lower(apple_pay_transaction_id);
+        UPDATE transactions SET apple_pay_transaction_id = lower(apple_pay_transaction_id)
+            WHERE apple_pay_transaction_id <> lower(apple_pay_transaction_id);
+        """,
+        // 4: sessions (the Mobile SDK flow). Their content is sealed by the gateway before it
+        // gets here; only the bookkeeping is in clear.
+        """
+        CREATE TABLE IF NOT EXISTS sessions (
+            session_id TEXT PRIMARY KEY,
+            merchant_id TEXT NOT NULL,
+            version TEXT NOT NULL,
+            update_status TEXT NOT NULL,
+            authentication_limit INTEGER NOT NULL,
+            sealed_content BLOB NOT NULL,
+            created_at_ms INTEGER NOT NULL,
+            expires_at_ms INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions (expires_at_ms);
+        """,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

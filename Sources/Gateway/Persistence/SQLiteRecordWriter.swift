@@ -1,3 +1,5 @@
+import GatewayCore
+
 /// The writes one transaction record makes: the replay record, the order, the transaction.
 enum SQLiteRecordWriter {
     /// Runs inside the caller's transaction; conflicts are outcomes, not errors.
@@ -10,18 +12,13 @@ enum SQLiteRecordWriter {
         ) {
             return .duplicateTransaction(existing)
         }
-        if record.isInitial {
-            let succeeded = try connection.query(
-                "SELECT initial_succeeded FROM orders WHERE merchant_id = ? AND order_id = ?",
-                [.text(record.merchantId), .text(record.orderId)]
-            )
-            if succeeded.first?.first?.integer == 1 { return .orderAlreadySucceeded }
-        }
-        let version = try connection.query(
-            "SELECT version FROM orders WHERE merchant_id = ? AND order_id = ?",
+        // The record's preconditions, as the core stated them: checked inside the caller's transaction.
+        let current = try connection.rows(
+            "SELECT version, initial_succeeded FROM orders WHERE merchant_id = ? AND order_id = ?",
             [.text(record.merchantId), .text(record.orderId)]
-        ).first?.first?.integer
-        guard version == record.expectedOrderVersion else { return .orderChanged }
+        ).first
+        if record.isInitial && current?["initial_succeeded"].integer == 1 { return .orderAlreadySucceeded }
+        guard current?["version"].integer == record.expectedOrderVersion else { return .orderChanged }
         if let applePayTransactionId = record.applePayTransactionId {
             do {
                 try connection.query(
@@ -49,15 +46,15 @@ enum SQLiteRecordWriter {
             """,
             [
                 .text(record.merchantId), .text(record.orderId), .text(record.transactionId),
-                .text(record.operation), .blob(record.requestHash), .blob(record.responseBody),
-                .text(record.result), .text(record.gatewayCode), .integer(record.amountMinorUnits),
+                .text(record.operation.rawValue), .blob(record.requestHash), .blob(record.responseBody),
+                .text(record.result.rawValue), .text(record.gatewayCode.rawValue), .integer(record.amountMinorUnits),
                 .text(record.currency), SQLiteValue(record.eciIndicator),
                 SQLiteValue(record.applePayTransactionId), .integer(record.time.milliseconds),
-                .text(record.transactionType), .integer(record.succeeded ? 1 : 0),
+                .text(record.transactionType.rawValue), .integer(record.succeeded ? 1 : 0),
                 SQLiteValue(record.targetTransactionId),
             ]
         )
-        if record.voidsTarget, let target = record.targetTransactionId {
+        if let target = record.voidedTransactionId {
             try connection.query(
                 "UPDATE transactions SET voided = 1 WHERE merchant_id = ? AND order_id = ? AND transaction_id = ?",
                 [.text(record.merchantId), .text(record.orderId), .text(target)]
@@ -85,10 +82,10 @@ enum SQLiteRecordWriter {
             """,
             [
                 .text(record.merchantId), .text(record.orderId), .text(order.currency),
-                .integer(order.amountMinorUnits), .text(order.status), .integer(order.totalAuthorizedMinorUnits),
+                .integer(order.amountMinorUnits), .text(order.status.rawValue), .integer(order.totalAuthorizedMinorUnits),
                 .integer(order.totalCapturedMinorUnits), .integer(order.totalRefundedMinorUnits),
                 SQLiteValue(order.walletProvider), SQLiteValue(order.reference),
-                .integer(record.isInitial && record.succeeded && record.transactionType != "VERIFICATION" ? 1 : 0),
+                .integer(record.opensOrder ? 1 : 0),
                 .integer(order.creationTime.milliseconds),
                 .integer(record.time.milliseconds),
             ]

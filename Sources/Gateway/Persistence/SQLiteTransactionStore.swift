@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GatewayCore
 import Synchronization
 
 /// The embedded store: one SQLite file in WAL mode.
@@ -14,7 +15,7 @@ final class SQLiteTransactionStore: TransactionStore {
     // Used only on `readQueue`, never concurrently.
     nonisolated(unsafe) private let reader: SQLiteConnection
     private let readQueue = DispatchQueue(label: "gateway.sqlite.read")
-    private let writer: SQLiteGroupCommit
+    let writer: SQLiteGroupCommit
 
     /// - Parameter replayRetention: how long used Apple Pay transaction ids are kept (at least the
     ///   signing-time window; the gateway adds an hour for clock trouble).
@@ -39,7 +40,7 @@ final class SQLiteTransactionStore: TransactionStore {
 
     func order(merchantId: String, orderId: String) async throws -> StoredOrder? {
         try await run { connection in
-            let rows = try connection.query(
+            let rows = try connection.rows(
                 """
                 SELECT currency, amount_minor, status, created_at_ms, initial_succeeded, total_authorized_minor,
                     total_captured_minor, total_refunded_minor, wallet_provider, reference, updated_at_ms, version
@@ -47,22 +48,22 @@ final class SQLiteTransactionStore: TransactionStore {
                 """,
                 [.text(merchantId), .text(orderId)]
             )
-            return rows.first.map { row in
+            return try rows.first.map { row in
                 StoredOrder(
-                    version: row[11].integer ?? 0,
+                    version: row["version"].integer ?? 0,
                     state: OrderState(
-                        amountMinorUnits: row[1].integer ?? 0,
-                        currency: row[0].text ?? "",
-                        status: row[2].text ?? "",
-                        totalAuthorizedMinorUnits: row[5].integer ?? 0,
-                        totalCapturedMinorUnits: row[6].integer ?? 0,
-                        totalRefundedMinorUnits: row[7].integer ?? 0,
-                        walletProvider: row[8].text,
-                        reference: row[9].text,
-                        creationTime: Date(milliseconds: row[3].integer ?? 0)
+                        amountMinorUnits: row["amount_minor"].integer ?? 0,
+                        currency: row["currency"].text ?? "",
+                        status: try StoredColumn.decode(OrderStatus.self, row["status"].text, column: "orders.status"),
+                        totalAuthorizedMinorUnits: row["total_authorized_minor"].integer ?? 0,
+                        totalCapturedMinorUnits: row["total_captured_minor"].integer ?? 0,
+                        totalRefundedMinorUnits: row["total_refunded_minor"].integer ?? 0,
+                        walletProvider: row["wallet_provider"].text,
+                        reference: row["reference"].text,
+                        creationTime: Date(milliseconds: row["created_at_ms"].integer ?? 0)
                     ),
-                    lastUpdatedTime: Date(milliseconds: row[10].integer ?? 0),
-                    hasSuccessfulInitialTransaction: row[4].integer == 1
+                    lastUpdatedTime: Date(milliseconds: row["updated_at_ms"].integer ?? 0),
+                    hasSuccessfulInitialTransaction: row["initial_succeeded"].integer == 1
                 )
             }
         }
@@ -70,7 +71,7 @@ final class SQLiteTransactionStore: TransactionStore {
 
     func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary] {
         try await run { connection in
-            try connection.query(
+            try connection.rows(
                 """
                 SELECT transaction_id, type, amount_minor, succeeded, voided, response_body FROM transactions
                 WHERE merchant_id = ? AND order_id = ? ORDER BY created_at_ms, rowid
@@ -78,12 +79,12 @@ final class SQLiteTransactionStore: TransactionStore {
                 [.text(merchantId), .text(orderId)]
             ).map { row in
                 TransactionSummary(
-                    transactionId: row[0].text ?? "",
-                    type: row[1].text ?? "",
-                    amountMinorUnits: row[2].integer ?? 0,
-                    succeeded: row[3].integer == 1,
-                    voided: row[4].integer == 1,
-                    responseBody: row[5].blob ?? []
+                    transactionId: row["transaction_id"].text ?? "",
+                    type: try StoredColumn.decode(TransactionType.self, row["type"].text, column: "transactions.type"),
+                    amountMinorUnits: row["amount_minor"].integer ?? 0,
+                    succeeded: row["succeeded"].integer == 1,
+                    voided: row["voided"].integer == 1,
+                    responseBody: row["response_body"].blob ?? []
                 )
             }
         }
@@ -108,6 +109,9 @@ final class SQLiteTransactionStore: TransactionStore {
     }
 
     /// Closes the reader, then lets the writer finish its queued commits and close.
+    /// Nothing left to do: the schema was brought up to date when the file was opened.
+    func prepare() async throws {}
+
     func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             readQueue.async {
@@ -124,18 +128,20 @@ final class SQLiteTransactionStore: TransactionStore {
         _ orderId: String,
         _ transactionId: String
     ) throws -> StoredTransaction? {
-        let rows = try connection.query(
+        let rows = try connection.rows(
             """
             SELECT request_hash, response_body FROM transactions
             WHERE merchant_id = ? AND order_id = ? AND transaction_id = ?
             """,
             [.text(merchantId), .text(orderId), .text(transactionId)]
         )
-        return rows.first.map { StoredTransaction(requestHash: $0[0].blob ?? [], responseBody: $0[1].blob ?? []) }
+        return rows.first.map {
+            StoredTransaction(requestHash: $0["request_hash"].blob ?? [], responseBody: $0["response_body"].blob ?? [])
+        }
     }
 
     /// Runs a read on the reader's queue and resumes the caller with its result.
-    private func run<Value: Sendable>(
+    func run<Value: Sendable>(
         _ work: @escaping @Sendable (SQLiteConnection) throws -> Value
     ) async throws
         -> Value
@@ -146,12 +152,4 @@ final class SQLiteTransactionStore: TransactionStore {
             }
         }
     }
-}
-
-extension Date {
-    init(milliseconds: Int64) {
-        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-
-    var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
 }

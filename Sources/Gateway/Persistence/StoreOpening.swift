@@ -1,20 +1,25 @@
 import Foundation
+import GatewayCore
+import ServiceLifecycle
 
 extension GatewayConfiguration {
-    /// Opens the store the configured URL names. The one place that maps a URL scheme to a store.
-    func openStore() throws -> any TransactionStore {
+    /// Opens the store the configured URL names, and the services the application must run for
+    /// it (PostgreSQL's connection pool). The one place that maps a URL scheme to a store.
+    func openStore() throws -> (store: any TransactionStore, services: [any Service]) {
         switch try storeLocation {
         case .sqlite(let path):
-            try SQLiteTransactionStore(path: path, replayRetention: replayRetention)
+            return (try SQLiteTransactionStore(path: path, replayRetention: replayRetention), [])
         case .postgres(let location):
-            PostgresTransactionStore(
+            let store = PostgresTransactionStore(
                 location: location,
                 maxConnections: storeMaxConnections,
                 timeout: storeTimeout,
                 replayRetention: replayRetention,
                 // The service's format and level, so PostgresNIO's lines are JSON like the rest.
-                logger: GatewayService.makeLogger(self, label: "gateway.postgres")
+                logger: GatewayService.makeLogger(self, label: "gateway.postgres"),
+                runsOwnPool: false
             )
+            return (store, [store.pool])
         }
     }
 

@@ -25,14 +25,16 @@ struct TestGateway: Sendable {
     static let authority: SandboxAuthority = try! SandboxAuthority.generate()
 
     let directory: URL
-    let services: GatewayServices
+    let services: GatewayDependencies
 
     init(
         signingTimeWindow: TimeInterval = 300,
         directory: URL? = nil,
         store: StoreKind = .sqlite,
         storeURL: String? = nil,
-        mode: GatewayConfiguration.Mode = .sandbox
+        mode: GatewayConfiguration.Mode = .sandbox,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        sessionLifetime: TimeInterval = 3600
     ) throws {
         let directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
@@ -45,6 +47,9 @@ struct TestGateway: Sendable {
         configuration.mode = mode
         configuration.storeURL = try storeURL ?? store.newStoreURL(in: directory)
         configuration.signingTimeWindow = signingTimeWindow
+        // Generous for a loaded 2-core machine running the whole suite (PostgreSQL included);
+        // the outage tests set their own, short, timeouts.
+        configuration.storeTimeout = .seconds(20)
         configuration.sandboxAuthorityDirectory = authorityDirectory.path
         configuration.merchants = [
             .init(
@@ -61,7 +66,11 @@ struct TestGateway: Sendable {
             ),
             .init(id: Self.otherMerchantId, apiPasswords: [Self.otherPassword], identities: [], amountMatching: .both),
         ]
-        services = try GatewayServices(configuration: configuration)
+        configuration.sessions.lifetime = sessionLifetime
+        // As StoreFixture: on a loaded machine (the whole suite in parallel) PostgreSQL's first
+        // connections and migration can take longer than production's 5 seconds.
+        if case .postgres = try StoreLocation(url: configuration.storeURL) { configuration.storeTimeout = .seconds(20) }
+        services = try GatewayDependencies(configuration: configuration, clock: clock)
     }
 
     static func sandboxFile(_ name: String) -> String {

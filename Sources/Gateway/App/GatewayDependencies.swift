@@ -1,0 +1,98 @@
+import ApplePaySandbox
+import ApplePayToken
+import Foundation
+import GatewayCore
+import ServiceLifecycle
+
+/// What the service runs on, assembled once from the configuration. Tests build it the same way
+/// with a fixed clock and a temporary store.
+struct GatewayDependencies: Sendable {
+    var configuration: GatewayConfiguration
+    var merchants: [String: Merchant]
+    var store: any TransactionStore
+    /// The same database's sessions (the store opened for transactions also keeps sessions).
+    var sessionStore: any SessionStore = NoStore()
+    /// Seals session content at rest; nil (sessions off) in production without `sessions.encryptionKey`.
+    var sessionCipher: SessionCipher?
+    /// What the application runs for the store while it serves (PostgreSQL's connection pool).
+    var storeServices: [any Service] = []
+    var decryptor: ApplePayTokenDecryptor
+    /// Present in sandbox mode only: mints tokens its own decryptor trusts.
+    var sandboxIssuer: SandboxTokenIssuer?
+    var clock: @Sendable () -> Date
+    /// This gateway's own registry: tests build many gateways in one process.
+    var metrics = GatewayMetrics()
+
+    /// Loads keys and trust roots and opens the store.
+    init(
+        configuration: GatewayConfiguration,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        store: (any TransactionStore)? = nil
+    ) throws {
+        self.configuration = configuration
+        self.clock = clock
+        var merchants: [String: Merchant] = [:]
+        for settings in configuration.merchants {
+            guard merchants[settings.id] == nil else {
+                throw ConfigurationError(key: "merchants", problem: "lists \(settings.id) twice")
+            }
+            merchants[settings.id] = try MerchantLoader.load(settings)
+        }
+        self.merchants = merchants
+        var roots = TrustRoots.apple
+        for (index, path) in configuration.trustRootPaths.enumerated() {
+            let key = "applePay.trustRoots[\(index)]"
+            do {
+                roots = roots.adding(try KeyMaterial.certificates(from: MerchantLoader.read(path, key: key)))
+            } catch let error as ApplePayTokenError {
+                throw ConfigurationError(key: key, problem: "is not a certificate: \(error.reason)")
+            }
+        }
+        if configuration.mode == .sandbox {
+            let issuer = try Self.sandboxIssuer(directory: configuration.sandboxAuthorityDirectory)
+            roots = roots.adding([issuer.authority.root])
+            sandboxIssuer = issuer
+        }
+        self.decryptor = ApplePayTokenDecryptor(
+            trustRoots: roots,
+            signingTimeWindow: configuration.signingTimeWindow,
+            clock: clock
+        )
+        if let store {
+            self.store = TimedTransactionStore(base: store, metrics: metrics)
+            sessionStore = store as? any SessionStore ?? NoStore()
+        } else {
+            let opened = try configuration.openStore()
+            self.store = TimedTransactionStore(base: opened.store, metrics: metrics)
+            sessionStore = opened.store as? any SessionStore ?? NoStore()
+            storeServices = opened.services
+        }
+        var sessionKey = configuration.sessions.encryptionKey
+        if sessionKey == nil, configuration.mode == .sandbox {
+            sessionKey = try SessionKeyFile.loadOrCreate(
+                at: SessionKeyFile.location(besideAuthority: configuration.sandboxAuthorityDirectory)
+            )
+        }
+        sessionCipher = sessionKey.map { SessionCipher(key: $0) }
+    }
+
+    /// The sandbox authority, generated on first use and kept, so tokens minted yesterday verify today.
+    private static func sandboxIssuer(directory: String) throws -> SandboxTokenIssuer {
+        do {
+            let authority = try SandboxAuthority.loadOrCreate(at: URL(fileURLWithPath: directory))
+            return SandboxTokenIssuer(authority: authority, directory: directory)
+        } catch {
+            throw ConfigurationError(key: "sandbox.authorityDirectory", problem: "cannot be used: \(error)")
+        }
+    }
+}
+
+extension GatewayDependencies {
+    /// Which roots Apple Pay signatures may chain to, as the start-up line says it.
+    var trustDescription: String {
+        var trusted = ["Apple Root CA - G3"]
+        if let sandboxIssuer { trusted.append("the sandbox root in \(sandboxIssuer.directory)") }
+        if !configuration.trustRootPaths.isEmpty { trusted.append("\(configuration.trustRootPaths.count) configured root(s)") }
+        return "trusting " + (trusted.count == 1 ? "Apple Root CA - G3 alone" : trusted.joined(separator: ", "))
+    }
+}

@@ -1,0 +1,81 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
+
+/// What a connection may take of the server, from the `server.*` configuration.
+struct ConnectionLimits: Sendable {
+    var requestTime: RequestTimeLimits
+    var idleTimeout: TimeAmount
+    var maxBodyBytes: Int
+}
+
+extension GatewayConfiguration.ServerLimits {
+    var connectionLimits: ConnectionLimits {
+        ConnectionLimits(
+            requestTime: RequestTimeLimits(
+                head: .seconds(Int64(headerTimeoutSeconds)),
+                body: .seconds(Int64(bodyTimeoutSeconds)),
+                minBodyBytesPerSecond: minBodyBytesPerSecond
+            ),
+            idleTimeout: .seconds(Int64(idleTimeoutSeconds)),
+            maxBodyBytes: maxBodyBytes
+        )
+    }
+}
+
+/// HTTP/1.1 as Hummingbird serves it, hardened against clients that misbehave on purpose:
+/// request deadlines ([`RequestDeadlines`]), a share of connection slots kept from connections
+/// that never complete a request ([`ConnectionAdmission`]), HTTP/1.0 and over-limit bodies closed
+/// after their answer ([`ConnectionPersistence`]), and MPGS error bodies for requests the parser
+/// refuses ([`MalformedRequestAnswer`]).
+struct GatewayHTTP1Channel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
+
+    let responder: HTTPChannelHandler.Responder
+    let limits: ConnectionLimits
+    let admission: ConnectionAdmission
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        admission.admit(channel)
+        let deadlines = RequestDeadlines(limits: limits.requestTime, logger: logger)
+        let maxBodyBytes = limits.maxBodyBytes
+        let admission = admission
+        do {
+            try channel.pipeline.syncOperations.addHandler(
+                RequestBytesWatcher(deadlines, admission: admission),
+                position: .first
+            )
+        } catch {
+            return channel.eventLoop.makeFailedFuture(error)
+        }
+        let http = HTTP1Channel(
+            responder: responder,
+            configuration: .init(
+                additionalChannelHandlers: [
+                    MalformedRequestAnswer(),
+                    RequestPartsWatcher(deadlines, admission: admission),
+                ],
+                idleTimeout: limits.idleTimeout
+            )
+        )
+        // HTTP1Channel's setup completes at once, on the event loop, so the handler below is in
+        // place before the first byte is read. It needs the HTTP/1 types, so it goes just before
+        // Hummingbird's conversion to the HTTP types.
+        return http.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let conversion = try channel.pipeline.syncOperations.handler(type: HTTP1ToHTTPServerCodec.self)
+            try channel.pipeline.syncOperations.addHandler(
+                ConnectionPersistence(maxBodyBytes: maxBodyBytes),
+                position: .before(conversion)
+            )
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await HTTP1Channel(responder: responder).handle(value: value, logger: logger)
+    }
+}

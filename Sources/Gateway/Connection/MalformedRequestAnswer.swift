@@ -1,0 +1,121 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+
+/// Gives a request the HTTP parser refuses an MPGS error body, like every other error.
+///
+/// Hummingbird answers a parse error with a bare `400` (empty body, `Connection: close`); this
+/// handler, after the HTTP codec, remembers what the parser said and fills that answer in. A parse
+/// error inside a body is the route's to answer (it fails reading the body, and says so): the
+/// bare answer that would follow it on the same connection is dropped and the connection closed.
+/// Head conversions the HTTP types refuse (a path they cannot hold) are parse errors too, rather
+/// than a connection closed without an answer.
+final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private var parseError: (any Error)?
+    /// A request head arrived and its end has not: a parse error now is inside its body.
+    private var inBody = false
+    private var replacing = Replacement.none
+
+    private enum Replacement {
+        case none
+        case body([UInt8])
+        case dropped
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            inBody = true
+        case .end:
+            inBody = false
+        case .body:
+            break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        switch error {
+        case is HTTPParserError:
+            parseError = error
+            context.fireErrorCaught(error)
+        case is HTTP1TypeConversionError:
+            parseError = error
+            context.fireErrorCaught(HTTPParserError.invalidURL)
+        default:
+            context.fireErrorCaught(error)
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where head.status == .badRequest && head.headerFields[.contentLength] == "0" && parseError != nil:
+            if inBody {
+                replacing = .dropped
+                promise?.succeed()
+                return
+            }
+            let body = GatewayError.malformedHTTP(Self.explanation(for: parseError)).body.serialized()
+            head.headerFields[.contentType] = "application/json;charset=UTF-8"
+            head.headerFields[.contentLength] = "\(body.count)"
+            replacing = .body(body)
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .head(let head) where head.status.kind == .informational:
+            context.write(data, promise: promise)
+        case .body:
+            guard case .none = replacing else {
+                promise?.succeed()
+                return
+            }
+            context.write(data, promise: promise)
+        case .end:
+            defer { replacing = .none }
+            switch replacing {
+            case .none:
+                context.write(data, promise: promise)
+            case .body(let body):
+                context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: body))), promise: nil)
+                context.write(data, promise: promise)
+            case .dropped:
+                promise?.succeed()
+                context.close(promise: nil)
+            }
+        case .head:
+            context.write(data, promise: promise)
+        }
+    }
+
+    static func explanation(for error: (any Error)?) -> String {
+        switch error {
+        case let error as HTTPParserError:
+            switch error {
+            case .invalidContentLength, .unexpectedContentLength:
+                "Content-Length is malformed, repeated, or sent with Transfer-Encoding"
+            case .invalidChunkSize: "the chunked request body is malformed"
+            case .headerOverflow: "the request head is too large"
+            case .invalidMethod: "the request method is not a valid HTTP method"
+            case .invalidURL: "the request target is not a valid path"
+            case .invalidVersion: "only HTTP/1.0 and HTTP/1.1 are served"
+            case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected, .invalidConstant:
+                "the request head has characters HTTP does not allow"
+            default: "the request is not valid HTTP/1.1"
+            }
+        case is HTTP1TypeConversionError: "the request method or target is not valid"
+        default: "the request is not valid HTTP/1.1"
+        }
+    }
+}
+
+extension GatewayError {
+    /// A request the HTTP parser refused: 400, nothing processed.
+    static func malformedHTTP(_ why: String) -> GatewayError {
+        GatewayError(status: .badRequest, cause: .invalidRequest, explanation: "Malformed HTTP request: \(why)")
+    }
+}

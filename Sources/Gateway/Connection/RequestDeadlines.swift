@@ -1,0 +1,191 @@
+import HTTPTypes
+import Logging
+import NIOCore
+import NIOHTTPTypes
+
+/// How long a client may take to send a request. Hummingbird's idle timeout alone would not do:
+/// it counts from the last byte, and a client trickling one byte at a time resets it for ever.
+struct RequestTimeLimits: Sendable {
+    /// From a request's first byte until its head is complete.
+    var head: TimeAmount
+    /// From a complete head until the body's last byte.
+    var body: TimeAmount
+    /// A body slower than this (after its first second) is cut off; 0 turns the check off.
+    var minBodyBytesPerSecond: Int
+}
+
+/// One connection's request deadlines: the head within `head` of its first byte, the body within
+/// `body` of the head and never slower than `minBodyBytesPerSecond`. Past one, the connection is
+/// closed.
+///
+/// The timer is armed only when a read ends with a request still incomplete, so a client that
+/// sends each request whole in one packet, as well-behaved ones do, costs no timer at all.
+/// Unchecked `Sendable`: it is only ever touched on its connection's event loop.
+final class RequestDeadlines: @unchecked Sendable {
+    private enum Phase {
+        /// Between requests (or responding to one): nothing is due.
+        case idle
+        case head(since: NIODeadline)
+        case body(since: NIODeadline, received: Int, expected: Int?)
+        case responding
+    }
+
+    private static let rateCheckInterval = TimeAmount.seconds(1)
+
+    private let limits: RequestTimeLimits
+    private let logger: Logger
+    private var phase = Phase.idle
+    private var timer: Scheduled<Void>?
+    private var timerDue: NIODeadline?
+
+    init(limits: RequestTimeLimits, logger: Logger) {
+        self.limits = limits
+        self.logger = logger
+    }
+
+    func bytesArrived() {
+        if case .idle = phase { phase = .head(since: .now()) }
+    }
+
+    func headArrived(expectedBodyBytes: Int?) {
+        phase = .body(since: .now(), received: 0, expected: expectedBodyBytes)
+    }
+
+    func bodyArrived(_ count: Int) {
+        if case .body(let since, let received, let expected) = phase {
+            phase = .body(since: since, received: received + count, expected: expected)
+        }
+    }
+
+    func requestComplete() {
+        phase = .responding
+    }
+
+    func responseFinished() {
+        if case .responding = phase { phase = .idle }
+    }
+
+    /// After a read: makes sure the timer fires by the next moment a limit could be passed.
+    func armIfNeeded(on channel: any Channel) {
+        guard let due = nextCheck(now: .now()) else { return }
+        if let timerDue, timerDue <= due { return }
+        timer?.cancel()
+        timerDue = due
+        timer = channel.eventLoop.scheduleTask(deadline: due) { [self] in
+            timer = nil
+            timerDue = nil
+            check(channel)
+        }
+    }
+
+    func cancel() {
+        timer?.cancel()
+        timer = nil
+        timerDue = nil
+    }
+
+    private func nextCheck(now: NIODeadline) -> NIODeadline? {
+        switch phase {
+        case .idle, .responding: nil
+        case .head(let since): since + limits.head
+        case .body(let since, _, _):
+            limits.minBodyBytesPerSecond > 0 ? min(since + limits.body, now + Self.rateCheckInterval) : since + limits.body
+        }
+    }
+
+    private func check(_ channel: any Channel) {
+        let now = NIODeadline.now()
+        switch phase {
+        case .head(let since) where now - since >= limits.head:
+            close(channel, "request head not complete within \(limits.head.seconds)s")
+        case .body(let since, _, _) where now - since >= limits.body:
+            close(channel, "request body not complete within \(limits.body.seconds)s")
+        case .body(let since, let received, let expected) where limits.minBodyBytesPerSecond > 0:
+            let elapsed = now - since
+            let owed = min(expected ?? .max, limits.minBodyBytesPerSecond * Int(elapsed.nanoseconds / 1_000_000) / 1000)
+            guard elapsed < Self.rateCheckInterval || received >= owed else {
+                return close(channel, "request body slower than \(limits.minBodyBytesPerSecond) bytes/s")
+            }
+            armIfNeeded(on: channel)
+        default:
+            armIfNeeded(on: channel)
+        }
+    }
+
+    private func close(_ channel: any Channel, _ why: String) {
+        logger.notice("connection closed: \(why)")
+        channel.close(promise: nil)
+    }
+}
+
+extension TimeAmount {
+    fileprivate var seconds: Int64 { nanoseconds / 1_000_000_000 }
+}
+
+/// Before the HTTP decoder: the first byte of a request starts its clock, and the end of each
+/// read arms the timer if a request is still incomplete.
+final class RequestBytesWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    private let deadlines: RequestDeadlines
+    private let admission: ConnectionAdmission
+
+    init(_ deadlines: RequestDeadlines, admission: ConnectionAdmission) {
+        self.deadlines = deadlines
+        self.admission = admission
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        deadlines.bytesArrived()
+        context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        deadlines.armIfNeeded(on: context.channel)
+        context.fireChannelReadComplete()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadlines.cancel()
+        admission.settle(context.channel)
+        context.fireChannelInactive()
+    }
+}
+
+/// After the HTTP decoder: a complete head starts the body's clock, the end of the request stops it and admits the
+/// connection as one that completes requests, the end of the response readies it for the next.
+final class RequestPartsWatcher: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+    private let deadlines: RequestDeadlines
+    private let admission: ConnectionAdmission
+    private var admitted = false
+
+    init(_ deadlines: RequestDeadlines, admission: ConnectionAdmission) {
+        self.deadlines = deadlines
+        self.admission = admission
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            deadlines.headArrived(expectedBodyBytes: head.headerFields[.contentLength].flatMap { Int($0) })
+        case .body(let buffer):
+            deadlines.bodyArrived(buffer.readableBytes)
+        case .end:
+            deadlines.requestComplete()
+            if !admitted {
+                admitted = true
+                admission.settle(context.channel)
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { deadlines.responseFinished() }
+        context.write(data, promise: promise)
+    }
+}

@@ -1,0 +1,52 @@
+import ApplePayToken
+
+extension RequestCatalogue {
+    /// What a response returns of a checked request: the catalogued fields under the echo
+    /// prefixes, as sent; secret fields (card data, cryptograms) never.
+    func echo(of request: JSONValue, shape: FieldShape) -> JSONValue {
+        Self.project(request, shape: shape) { !$0.isSecret && Self.path($0.path, isUnder: echoPrefixes) } ?? .object([:])
+    }
+
+    /// The description of the order an earlier response gave (billing, customer, shipping,
+    /// order.description, ...), which later responses and Retrieve Order repeat.
+    func orderEcho(of response: JSONValue) -> JSONValue {
+        Self.project(response, shape: everyField) { !$0.isSecret && Self.path($0.path, isUnder: orderPrefixes) }
+            ?? .object([:])
+    }
+
+    /// The parts of `value` whose catalogued field `keep` accepts; nil when nothing is left.
+    private static func project(_ value: JSONValue, shape: FieldShape, keep: (CatalogueField) -> Bool) -> JSONValue? {
+        switch (shape, value) {
+        case (_, .null), (.elsewhere, _), (.text, _), (.any, _):
+            return nil
+        case (.value(let field), _):
+            if case .string(let text) = value, text.isEmpty { return nil }
+            return keep(field) ? value : nil
+        case (.object(let fields, let chosen), .object(let members)):
+            var kept: [String: JSONValue] = [:]
+            for (name, member) in members {
+                guard let child = fields[name] ?? chosen, let projected = project(member, shape: child, keep: keep) else {
+                    continue
+                }
+                kept[name] = projected
+            }
+            return kept.isEmpty ? nil : .object(kept)
+        case (.array(let item), .array(let elements)):
+            let kept = elements.compactMap { project($0, shape: item, keep: keep) }
+            return kept.isEmpty ? nil : .array(kept)
+        default:
+            return nil
+        }
+    }
+}
+
+extension JSONValue {
+    /// `self` with `other` laid over it: objects merge member by member, anything else is replaced.
+    func overlaid(with other: JSONValue) -> JSONValue {
+        guard case .object(var base) = self, case .object(let top) = other else { return other }
+        for (name, value) in top {
+            base[name] = base[name].map { $0.overlaid(with: value) } ?? value
+        }
+        return .object(base)
+    }
+}

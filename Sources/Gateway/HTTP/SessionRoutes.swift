@@ -1,0 +1,106 @@
+import ApplePayToken
+import Hummingbird
+
+/// Create, Update and Retrieve Session: `/api/rest/version/{v}/merchant/{id}/session[/{sessionId}]`.
+/// No session id, content or card data is logged: the id is the Mobile SDK's credential.
+struct SessionRoutes: Sendable {
+    let authentication: MerchantAuthentication
+    let sessions: SessionService
+    let maxBodyBytes: Int
+
+    /// The gateway's default and ceiling for `session.authenticationLimit`.
+    static let authenticationLimits = (default: 5, range: 1...25)
+
+    func register(on router: Router<GatewayRequestContext>) {
+        let base = "/api/rest/version/:version/merchant/:merchantId/session"
+        router.post(RouterPath(base)) { request, context in try await create(request, context) }
+        router.put("\(base)/:sessionId") { request, context in try await update(request, context) }
+        router.get("\(base)/:sessionId") { request, context in try await retrieve(request, context) }
+        router.refuseMethods(except: [.post], on: RouterPath(base))
+        router.refuseMethods(except: [.put, .get], on: "\(base)/:sessionId")
+    }
+
+    private func create(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        let version = try GatewayRoutes.version(context)
+        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        // The body is optional; when there is one, it may already hold what Update Session takes.
+        let body = try await GatewayRoutes.body(of: request, limit: maxBodyBytes)
+        var content = JSONValue.object([:])
+        var limit = Self.authenticationLimits.default
+        if !body.isEmpty {
+            let reader = try RequestReader(body: body, shape: .createSession(version: Int(version) ?? GatewayRoutes.versions.upperBound))
+            try SessionContent.refuseNulls(reader.root)
+            if let text = reader.text("session.authenticationLimit") {
+                guard let value = Int(text), Self.authenticationLimits.range.contains(value) else {
+                    throw GatewayError.invalidValue("session.authenticationLimit", text, "Must be an integer from 1 to 25")
+                }
+                limit = value
+            }
+            content = SessionContent.storable(reader.root)
+            try SessionContent.validate(content)
+        }
+        let session = try await sessions.create(merchantId: merchant.id, content: content, authenticationLimit: limit)
+        context.logger.info("session created", metadata: ["merchant": .string(merchant.id)])
+        var json = Self.view(session, merchantId: merchant.id, version: version)
+        if case .object(var members) = json, case .object(var fields) = members["session"] {
+            fields["aes256Key"] = .string(session.aes256Key)
+            members["session"] = .object(fields)
+            members["result"] = .string("SUCCESS")
+            json = .object(members)
+        }
+        return GatewayRoutes.json(.created, json)
+    }
+
+    private func update(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        let version = try GatewayRoutes.version(context)
+        let sessionId = context.parameters.get("sessionId") ?? ""
+        let (merchant, credential) = try authentication.authenticateSessionUpdate(
+            request,
+            pathMerchantId: context.parameters.get("merchantId") ?? "",
+            sessionId: sessionId
+        )
+        guard let session = try await sessions.open(id: sessionId, merchantId: merchant.id) else {
+            // A session credential for no live session is no credential at all.
+            throw credential == .sessionId ? GatewayError.invalidCredentials : SessionService.notFound
+        }
+        let reader = try RequestReader(
+            body: try await GatewayRoutes.body(of: request, limit: maxBodyBytes),
+            shape: .updateSession(version: Int(version) ?? GatewayRoutes.versions.upperBound)
+        )
+        try SessionContent.refuseNulls(reader.root)
+        if let operation = reader.text("apiOperation"), operation != "UPDATE_PAYER_DATA" {
+            throw GatewayError.invalidValue("apiOperation", operation, "Update Session takes UPDATE_PAYER_DATA or no apiOperation")
+        }
+        if let expected = reader.text("session.version"), expected != session.stored.version {
+            throw GatewayRoutes.staleSessionVersion(expected)
+        }
+        let update = SessionContent.storable(reader.root)
+        try SessionContent.validate(SessionContent.merged(session.content, update))
+        let updated = try await sessions.update(session, with: update)
+        context.logger.info("session updated", metadata: ["merchant": .string(merchant.id)])
+        return GatewayRoutes.json(.ok, Self.view(updated, merchantId: merchant.id, version: version))
+    }
+
+    private func retrieve(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        let version = try GatewayRoutes.version(context)
+        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        guard let session = try await sessions.open(id: context.parameters.get("sessionId") ?? "", merchantId: merchant.id)
+        else { throw SessionService.notFound }
+        return GatewayRoutes.json(.ok, Self.view(session, merchantId: merchant.id, version: version))
+    }
+
+    /// The session as the gateway shows it: its content masked, with `merchant`, `session` and
+    /// the API `version`.
+    static func view(_ session: SessionService.OpenSession, merchantId: String, version: String) -> JSONValue {
+        guard case .object(var members) = SessionContent.masked(session.content) else { return .object([:]) }
+        members["merchant"] = .string(merchantId)
+        members["version"] = .string(version)
+        members["session"] = .object([
+            "id": .string(session.id),
+            "version": .string(session.stored.version),
+            "updateStatus": .string(session.stored.updateStatus.rawValue),
+            "authenticationLimit": .integer(Int64(session.stored.authenticationLimit)),
+        ])
+        return .object(members)
+    }
+}

@@ -1,0 +1,20 @@
+import ApplePayToken
+import GatewayCore
+
+extension CardDetails {
+    /// The response's `sourceOfFunds`: masked numbers only, never a cryptogram.
+    var json: JSONValue {
+        var card: [String: JSONValue] = [
+            "brand": .string(brand.brand), "scheme": .string(brand.scheme), "fundingMethod": .string("UNKNOWN"),
+            "number": .string(maskedNumber), "expiry": expiry.json, "storedOnFile": .string("NOT_STORED"),
+        ]
+        if let nameOnCard { card["nameOnCard"] = .string(nameOnCard) }
+        if let device {
+            card["encryption"] = .string("DEVICE")
+            card["deviceSpecificNumber"] = .string(device.maskedNumber)
+            card["deviceSpecificExpiry"] = device.expiry.json
+            card["devicePayment"] = .object(["cryptogramFormat": .string(device.cryptogramFormat.rawValue)])
+        }
+        return .object(["provided": .object(["card": .object(card)]), "type": .string("CARD")])
+    }
+}

@@ -1,0 +1,82 @@
+import GatewayCore
+import Hummingbird
+
+extension PaymentProcessor {
+    /// Where an Apple Pay token sits in an MPGS request: the field every token rejection names.
+    static let tokenField = "sourceOfFunds.provided.card.devicePayment.paymentToken"
+}
+
+/// The one place where the core's rejections become MPGS error bodies and HTTP statuses.
+extension PaymentRejection: HTTPResponseError {
+    var gatewayError: GatewayError {
+        switch self {
+        case .transactionIdReused(let transactionId):
+            .invalidValue(
+                "transaction.id",
+                transactionId,
+                "A transaction with this ID already exists on this order with different details"
+            )
+        case .orderNotFound(let orderId):
+            .notFound("No order '\(orderId)'")
+        case .orderAlreadySucceeded:
+            .request("The order already has a successful payment or authorization; use a new order ID")
+        case .orderChanged:
+            .lockFailure
+        case .orderCurrencyUnknown(let code):
+            .request("The order's currency \(code) is not supported")
+        case .amountMissing:
+            .missing("transaction.amount")
+        case .currencyMismatch(let currency, let orderCurrency):
+            .invalidValue("transaction.currency", currency.code, "The order's currency is \(orderCurrency.code)")
+        case .nothingToCapture:
+            .invalidValue("apiOperation", "CAPTURE", "The order has no authorization to capture")
+        case .nothingCaptured:
+            .invalidValue("apiOperation", "REFUND", "No funds have been captured on this order")
+        case .refundTargetNotFound(let target):
+            .invalidValue("transaction.targetTransactionId", target, "It names no successful capture or payment on this order")
+        case .exceedsAvailable(let operation, let amount, let available):
+            .invalidValue(
+                "transaction.amount",
+                amount.text,
+                "The amount exceeds the \(available.text) available to \(operation == .capture ? "capture" : "refund")"
+            )
+        case .nothingToVoid:
+            // MPGS's own words when there is nothing a VOID could undo.
+            GatewayError(
+                status: .badRequest,
+                cause: .invalidRequest,
+                explanation: "Value 'VOID' is invalid. There is no transaction to void.",
+                field: "apiOperation",
+                validationType: .invalid
+            )
+        case .token(let rejection):
+            .tokenRejected(code: rejection.code, reason: rejection.reason)
+        }
+    }
+
+    package var status: HTTPResponse.Status { gatewayError.status }
+
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
+        try gatewayError.response(from: request, context: context)
+    }
+}
+
+extension TokenRejection {
+    /// Why, for the merchant's engineer (after the code).
+    var reason: String {
+        switch self {
+        case .library(_, let reason):
+            reason
+        case .replayed:
+            "a token with this transactionId was already accepted"
+        case .currencyMismatch(let tokenCurrencyCode, let currency):
+            "the token's currencyCode \(tokenCurrencyCode) is not \(currency.code) (\(currency.numericCode))"
+        case .amountMismatch(let token, let order):
+            "the token's transactionAmount is \(token.text), the order amount is \(order.text)"
+        case .applicationDataMismatch:
+            "the token's applicationData is not the SHA-256 of sourceOfFunds.provided.card.devicePayment.applicationData"
+        case .malformedExpiry:
+            "applicationExpirationDate is not YYMMDD"
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import ApplePayToken
+import Foundation
+import GatewayCore
+
+/// The MPGS transaction response body: what the core's receipts look like on the wire.
+struct MPGSResponseEncoder: TransactionResponseEncoding {
+    func encode(_ receipt: TransactionReceipt) -> [UInt8] {
+        TransactionResponse(receipt).json.serialized()
+    }
+}
+
+/// Builds the MPGS transaction response body.
+struct TransactionResponse {
+    var merchantId: String
+    var orderId: String
+    var transactionId: String
+    var version: String
+    var transactionType: TransactionType
+    var amount: Amount
+    var transactionSource: String
+    var transactionReference: String?
+    var targetTransactionId: String?
+    /// The card, as the initial transaction's response described it.
+    var sourceOfFunds: JSONValue
+    var outcome: AcquirerOutcome
+    var order: OrderState
+    var time: Date
+    /// What the response returns of the request, over the order's description from its latest
+    /// response (follow-ons): billing, customer, shipping, order.description, ...
+    var echo: JSONValue
+
+    init(_ receipt: TransactionReceipt) {
+        merchantId = receipt.merchantId
+        orderId = receipt.orderId
+        transactionId = receipt.transactionId
+        version = receipt.version
+        transactionType = receipt.transactionType
+        amount = receipt.amount
+        transactionSource = receipt.transactionSource
+        transactionReference = receipt.transactionReference
+        targetTransactionId = receipt.targetTransactionId
+        switch receipt.card {
+        case .details(let card):
+            sourceOfFunds = card.json
+        case .asFirstRecorded(let body):
+            // The card is the order's: as the first transaction's response described it.
+            sourceOfFunds = body.flatMap { try? JSONValue(parsing: $0) }?["sourceOfFunds"] ?? .object([:])
+        }
+        outcome = receipt.outcome
+        order = receipt.order
+        time = receipt.time
+        let catalogue = RequestCatalogue.transactionRequest
+        let earlier = receipt.earlierResponseBody.flatMap { try? JSONValue(parsing: $0) }.map(catalogue.orderEcho) ?? .object([:])
+        echo = earlier.overlaid(with: (try? JSONValue(parsing: receipt.echo.bytes)) ?? .object([:]))
+    }
+
+    var json: JSONValue {
+        let currency = amount.currency
+        func money(_ minorUnits: Int64) -> JSONValue { .double(Amount(minorUnits: minorUnits, currency: currency).majorUnits) }
+        let timestamp = JSONValue.string(Timestamp.string(time))
+
+        var orderJSON = order.jsonFields(orderId: orderId, lastUpdatedTime: time)
+        orderJSON["authenticationStatus"] = .string("AUTHENTICATION_NOT_IN_EFFECT")
+        orderJSON["certainty"] = .string("FINAL")
+
+        var transaction: [String: JSONValue] = [
+            "id": .string(transactionId), "type": .string(transactionType.rawValue),
+            "amount": money(amount.minorUnits), "currency": .string(currency.code),
+            "source": .string(transactionSource),
+            "acquirer": .object([
+                "id": .string("SIMULATOR_ACQUIRER"), "merchantId": .string(merchantId),
+                "batch": .integer(Int64(Timestamp.batch(time))),
+            ]),
+            "authenticationStatus": .string("AUTHENTICATION_NOT_IN_EFFECT"),
+        ]
+        if let reference = transactionReference { transaction["reference"] = .string(reference) }
+        if let target = targetTransactionId { transaction["targetTransactionId"] = .string(target) }
+
+        var response: [String: JSONValue] = [
+            "gatewayCode": .string(outcome.gatewayCode.rawValue),
+            "gatewayRecommendation": .string(outcome.succeeded ? "PROCEED" : "DO_NOT_PROCEED"),
+        ]
+        if let code = outcome.acquirerCode { response["acquirerCode"] = .string(code) }
+        if let message = outcome.acquirerMessage { response["acquirerMessage"] = .string(message) }
+        if let csc = outcome.securityCodeResult {
+            response["cardSecurityCode"] = .object(["gatewayCode": .string(csc.rawValue)])
+        }
+
+        var body: [String: JSONValue] = [
+            "merchant": .string(merchantId), "result": .string(outcome.result.rawValue), "response": .object(response),
+            "order": .object(orderJSON), "sourceOfFunds": sourceOfFunds, "timeOfRecord": timestamp,
+            "timeOfLastUpdate": timestamp, "version": .string(version),
+            "gatewayEntryPoint": .string("WEB_SERVICES_API"),
+        ]
+        if let authorizationCode = outcome.authorizationCode, let receipt = outcome.receipt, let stan = outcome.stan {
+            transaction["authorizationCode"] = .string(authorizationCode)
+            transaction["receipt"] = .string(receipt)
+            transaction["stan"] = .string(stan)
+            body["authorizationResponse"] = .object([
+                "stan": .string(stan), "responseCode": .string(outcome.acquirerCode ?? "00"),
+            ])
+        }
+        body["transaction"] = .object(transaction)
+        // What the gateway decided wins over what the request said.
+        return echo.overlaid(with: .object(body))
+    }
+}
+
+enum Timestamp {
+    /// ISO 8601 in UTC with milliseconds, as MPGS writes times.
+    static func string(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+            .replacingOccurrences(of: "+0000", with: "Z")
+    }
+
+    /// The acquirer batch: the UTC date as yyyyMMdd.
+    static func batch(_ date: Date) -> Int {
+        let calendar = Calendar(identifier: .gregorian)
+        var utc = calendar
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let parts = utc.dateComponents([.year, .month, .day], from: date)
+        return (parts.year ?? 0) * 10000 + (parts.month ?? 0) * 100 + (parts.day ?? 0)
+    }
+}

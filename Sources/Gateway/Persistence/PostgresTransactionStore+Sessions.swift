@@ -1,0 +1,86 @@
+import Foundation
+import GatewayCore
+import PostgresNIO
+
+/// Sessions in the shared database: a session created on one replica is updated and paid with
+/// on any other. Each call is one statement.
+extension PostgresTransactionStore: SessionStore {
+    func insertSession(_ session: StoredSession) async throws {
+        try await run { client in
+            _ = try await client.query(
+                """
+                INSERT INTO sessions (session_id, merchant_id, version, update_status, authentication_limit,
+                    sealed_content, created_at_ms, expires_at_ms)
+                VALUES (\(session.id), \(session.merchantId), \(session.version), \(session.updateStatus.rawValue),
+                    \(session.authenticationLimit), \(ByteBuffer(bytes: session.sealedContent)),
+                    \(session.createdAt.milliseconds), \(session.expiresAt.milliseconds))
+                """,
+                logger: self.logger
+            )
+        }
+    }
+
+    func session(id: String) async throws -> StoredSession? {
+        try await run { client in
+            let rows = try await client.query(
+                """
+                SELECT session_id, merchant_id, version, update_status, authentication_limit, sealed_content,
+                    created_at_ms, expires_at_ms FROM sessions WHERE session_id = \(id)
+                """,
+                logger: self.logger
+            )
+            var found: StoredSession?
+            for try await row in rows {
+                let columns = row.makeRandomAccess()
+                found = StoredSession(
+                    id: try columns["session_id"].decode(String.self),
+                    merchantId: try columns["merchant_id"].decode(String.self),
+                    version: try columns["version"].decode(String.self),
+                    updateStatus: try StoredColumn.decode(
+                        SessionUpdateStatus.self,
+                        try columns["update_status"].decode(String.self),
+                        column: "sessions.update_status"
+                    ),
+                    authenticationLimit: Int(try columns["authentication_limit"].decode(Int64.self)),
+                    sealedContent: Array(try columns["sealed_content"].decode(ByteBuffer.self).readableBytesView),
+                    createdAt: Date(milliseconds: try columns["created_at_ms"].decode(Int64.self)),
+                    expiresAt: Date(milliseconds: try columns["expires_at_ms"].decode(Int64.self))
+                )
+            }
+            return found
+        }
+    }
+
+    func replaceSession(_ session: StoredSession, expectedVersion: String) async throws -> Bool {
+        try await run { client in
+            let rows = try await client.query(
+                """
+                UPDATE sessions SET version = \(session.version), update_status = \(session.updateStatus.rawValue),
+                    authentication_limit = \(session.authenticationLimit),
+                    sealed_content = \(ByteBuffer(bytes: session.sealedContent))
+                WHERE session_id = \(session.id) AND version = \(expectedVersion)
+                RETURNING 1
+                """,
+                logger: self.logger
+            )
+            var replaced = false
+            for try await _ in rows { replaced = true }
+            return replaced
+        }
+    }
+
+    func deleteSession(id: String) async throws {
+        try await run { client in
+            _ = try await client.query("DELETE FROM sessions WHERE session_id = \(id)", logger: self.logger)
+        }
+    }
+
+    func deleteSessions(expiredBefore time: Date) async throws {
+        try await run { client in
+            _ = try await client.query(
+                "DELETE FROM sessions WHERE expires_at_ms < \(time.milliseconds)",
+                logger: self.logger
+            )
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import GatewayCore
+
+/// Sessions in the SQLite file: reads on the reader connection, writes on the writer's queue
+/// (each its own autocommit, durable like a transaction record).
+extension SQLiteTransactionStore: SessionStore {
+    func insertSession(_ session: StoredSession) async throws {
+        try await writer.perform { connection in
+            _ = try connection.query(
+                """
+                INSERT INTO sessions (session_id, merchant_id, version, update_status, authentication_limit,
+                    sealed_content, created_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                Self.values(session)
+            )
+        }
+    }
+
+    func session(id: String) async throws -> StoredSession? {
+        try await run { connection in
+            try connection.rows(
+                """
+                SELECT session_id, merchant_id, version, update_status, authentication_limit, sealed_content,
+                    created_at_ms, expires_at_ms FROM sessions WHERE session_id = ?
+                """,
+                [.text(id)]
+            ).first.map { row in
+                StoredSession(
+                    id: row["session_id"].text ?? "",
+                    merchantId: row["merchant_id"].text ?? "",
+                    version: row["version"].text ?? "",
+                    updateStatus: try StoredColumn.decode(
+                        SessionUpdateStatus.self,
+                        row["update_status"].text,
+                        column: "sessions.update_status"
+                    ),
+                    authenticationLimit: Int(row["authentication_limit"].integer ?? 0),
+                    sealedContent: row["sealed_content"].blob ?? [],
+                    createdAt: Date(milliseconds: row["created_at_ms"].integer ?? 0),
+                    expiresAt: Date(milliseconds: row["expires_at_ms"].integer ?? 0)
+                )
+            }
+        }
+    }
+
+    func replaceSession(_ session: StoredSession, expectedVersion: String) async throws -> Bool {
+        try await writer.perform { connection in
+            try connection.query(
+                """
+                UPDATE sessions SET version = ?, update_status = ?, authentication_limit = ?, sealed_content = ?
+                WHERE session_id = ? AND version = ?
+                """,
+                [
+                    .text(session.version), .text(session.updateStatus.rawValue), .integer(Int64(session.authenticationLimit)),
+                    .blob(session.sealedContent), .text(session.id), .text(expectedVersion),
+                ]
+            )
+            return try connection.query("SELECT changes()").first?.first?.integer == 1
+        }
+    }
+
+    func deleteSession(id: String) async throws {
+        try await writer.perform { connection in
+            _ = try connection.query("DELETE FROM sessions WHERE session_id = ?", [.text(id)])
+        }
+    }
+
+    func deleteSessions(expiredBefore time: Date) async throws {
+        try await writer.perform { connection in
+            _ = try connection.query("DELETE FROM sessions WHERE expires_at_ms < ?", [.integer(time.milliseconds)])
+        }
+    }
+
+    private static func values(_ session: StoredSession) -> [SQLiteValue] {
+        [
+            .text(session.id), .text(session.merchantId), .text(session.version), .text(session.updateStatus.rawValue),
+            .integer(Int64(session.authenticationLimit)), .blob(session.sealedContent),
+            .integer(session.createdAt.milliseconds), .integer(session.expiresAt.milliseconds),
+        ]
+    }
+}

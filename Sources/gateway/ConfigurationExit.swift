@@ -1,0 +1,18 @@
+import ArgumentParser
+import Foundation
+import Gateway
+
+/// Configuration mistakes are not command-line mistakes: they exit 78 (EX_CONFIG in sysexits.h)
+/// with one line naming the key or the file position, and no usage text.
+enum ConfigurationExit {
+    static let code: Int32 = 78
+
+    static func reporting<Result>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(code)
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// Clients that misbehave on purpose, against the real binary over raw sockets: slow bodies,
+/// connection hogs, HTTP/1.0, requests the HTTP parser refuses.
+@Suite("Hostile clients")
+struct HostileClientTests {
+    static let put = ServerLimitsTests.put(order: "slow", body: String(repeating: " ", count: 207))
+    static let information = "GET /api/rest/version/100/information HTTP/1.1\r\nHost: localhost\r\n\r\n"
+
+    /// The head and the first bytes of a 207-byte body: the rest is trickled or never sent.
+    static var slowBodyStart: String { String(put.dropLast(200)) }
+
+    @Test("a body trickled slower than server.minBodyBytesPerSecond is cut off after about a second")
+    func slowBodyRate() async throws {
+        let server = try await RunningGateway(store: ServerLimitsTests.store())
+        defer { server.process.terminate() }
+        let start = ContinuousClock.now
+        let closed = Self.trickle(port: server.port, every: .milliseconds(200), for: .seconds(8))
+        #expect(closed)
+        #expect(ContinuousClock.now - start < .seconds(3))
+    }
+
+    @Test("a body not complete within server.bodyTimeoutSeconds is cut off, however steadily it arrives")
+    func bodyDeadline() async throws {
+        let server = try await RunningGateway(
+            store: ServerLimitsTests.store(),
+            environment: ["GATEWAY_SERVER_BODY_TIMEOUT_SECONDS": "2", "GATEWAY_SERVER_MIN_BODY_BYTES_PER_SECOND": "0"]
+        )
+        defer { server.process.terminate() }
+        let start = ContinuousClock.now
+        #expect(Self.trickle(port: server.port, every: .milliseconds(200), for: .seconds(8)))
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed >= .milliseconds(1500) && elapsed < .seconds(4), "closed after \(elapsed)")
+    }
+
+    /// Sends the slow body's start, then one byte per `every`; true once the server closed it.
+    static func trickle(port: Int, every: Duration, for limit: Duration) -> Bool {
+        guard let connection = try? RawConnection(port: port) else { return false }
+        let start = ContinuousClock.now
+        var open = connection.send(slowBodyStart)
+        while open, ContinuousClock.now - start < limit {
+            if connection.receive(timeout: every).closed { return true }
+            open = connection.send(" ")
+        }
+        return !open
+    }
+
+    @Test("a well-behaved client is served within a second while twice server.maxConnections slow clients hold on")
+    func slowClientsDoNotStarveOthers() async throws {
+        let maxConnections = 10
+        let server = try await RunningGateway(
+            store: ServerLimitsTests.store(),
+            environment: ["GATEWAY_SERVER_MAX_CONNECTIONS": "\(maxConnections)"]
+        )
+        defer { server.process.terminate() }
+        let stop = Atomic(false)
+        let port = server.port
+        let slowBodyStart = Self.slowBodyStart
+        // Half of them connect and send nothing, half send a head and trickle the body; each
+        // connects again as soon as it is closed, as an attacker would.
+        let attackers = (0..<(2 * maxConnections)).map { index in
+            Thread {
+                while !stop.load(ordering: .relaxed) {
+                    guard let connection = try? RawConnection(port: port) else { continue }
+                    var open = index % 2 == 0 || connection.send(slowBodyStart)
+                    while open, !stop.load(ordering: .relaxed) {
+                        open = !connection.receive(timeout: .milliseconds(300)).closed && (index % 2 == 0 || connection.send(" "))
+                    }
+                }
+            }
+        }
+        for attacker in attackers { attacker.start() }
+        defer { stop.store(true, ordering: .relaxed) }
+        try await Task.sleep(for: .milliseconds(1500))
+
+        for round in 0..<5 {
+            let start = ContinuousClock.now
+            let connection = try RawConnection(port: port)
+            connection.send(Self.information)
+            let answer = connection.receive(timeout: .seconds(3)).text
+            let elapsed = ContinuousClock.now - start
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "round \(round): \(answer.prefix(40))")
+            #expect(elapsed < .seconds(1), "round \(round) took \(elapsed)")
+            try await Task.sleep(for: .milliseconds(300))
+        }
+    }
+
+    @Test("HTTP/1.0 is answered in HTTP/1.0 and closed, unless it asks for keep-alive")
+    func http10() async throws {
+        let server = try await RunningGateway(store: ServerLimitsTests.store())
+        defer { server.process.terminate() }
+        let plain = try RawConnection(port: server.port)
+        plain.send("GET /api/rest/version/100/information HTTP/1.0\r\n\r\n")
+        let answer = plain.receive(timeout: .seconds(3))
+        #expect(answer.text.hasPrefix("HTTP/1.0 200"))
+        #expect(answer.text.lowercased().contains("connection: close"))
+        #expect(plain.receive(timeout: .seconds(3)).closed, "closed after the response, long before the idle timeout")
+
+        let keptAlive = try RawConnection(port: server.port)
+        keptAlive.send("GET /api/rest/version/100/information HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        let first = keptAlive.receive(timeout: .seconds(3)).text
+        #expect(first.hasPrefix("HTTP/1.0 200") && first.lowercased().contains("connection: keep-alive"))
+        keptAlive.send("GET /api/rest/version/100/information HTTP/1.0\r\n\r\n")
+        #expect(keptAlive.receive(timeout: .seconds(3)).text.hasPrefix("HTTP/1.0 200"))
+    }
+
+    static let badRequests: [(String, String)] = [
+        ("two different Content-Lengths", "PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!"),
+        ("a Content-Length that is not a number", "PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 5x\r\n\r\nhello"),
+        ("Content-Length with chunked", "PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
+        ("a head over 80 KiB", "GET /x HTTP/1.1\r\nHost: a\r\nX-Big: \(String(repeating: "a", count: 90_000))\r\n\r\n"),
+        ("a space in the path", "GET /a b/c HTTP/1.1\r\nHost: a\r\n\r\n"),
+        ("a control character in the path", "GET /a\u{01}b HTTP/1.1\r\nHost: a\r\n\r\n"),
+        ("a method with a bad character", "G@T /x HTTP/1.1\r\nHost: a\r\n\r\n"),
+        ("HTTP/2.0 on an HTTP/1 connection", "GET /x HTTP/3.7\r\nHost: a\r\n\r\n"),
+        ("a header without a colon", "GET /x HTTP/1.1\r\nHost: a\r\nNoColonHere\r\n\r\n"),
+    ]
+
+    @Test("requests the HTTP parser refuses get 400 with an MPGS error body")
+    func parserRejections() async throws {
+        let server = try await RunningGateway(store: ServerLimitsTests.store())
+        defer { server.process.terminate() }
+        for (what, request) in Self.badRequests {
+            let connection = try RawConnection(port: server.port)
+            connection.send(request)
+            let answer = connection.receive(timeout: .seconds(5)).text
+            #expect(answer.hasPrefix("HTTP/1.1 400"), "\(what): \(answer.prefix(60))")
+            #expect(answer.contains(#""cause":"INVALID_REQUEST""#), "\(what): \(answer)")
+            #expect(answer.contains("Malformed HTTP request"), "\(what): \(answer)")
+        }
+    }
+
+    static let unframeableBodies: [(String, String)] = [
+        ("a malformed chunk size", "Transfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n"),
+        ("a chunk longer than declared", "Transfer-Encoding: chunked\r\n\r\n2\r\nhello\r\n0\r\n\r\n"),
+        ("Transfer-Encoding: gzip", "Transfer-Encoding: gzip\r\n\r\nhello"),
+    ]
+
+    @Test("bodies the parser cannot frame get one 400, not 413")
+    func unframeable() async throws {
+        let server = try await RunningGateway(store: ServerLimitsTests.store())
+        defer { server.process.terminate() }
+        for (what, rest) in Self.unframeableBodies {
+            let connection = try RawConnection(port: server.port)
+            connection.send(
+                "PUT /api/rest/version/100/merchant/TESTMERCHANT/order/chunk/transaction/1 HTTP/1.1\r\nHost: a\r\n"
+                    + "Authorization: \(ServerLimitsTests.authorization)\r\nContent-Type: application/json\r\n" + rest
+            )
+            let answer = connection.receive(timeout: .seconds(5))
+            #expect(answer.text.hasPrefix("HTTP/1.1 400"), "\(what): \(answer.text.prefix(80))")
+            #expect(answer.text.contains(#""cause":"INVALID_REQUEST""#), "\(what)")
+            #expect(answer.text.components(separatedBy: "HTTP/1.1 ").count == 2, "\(what): one answer only: \(answer.text)")
+        }
+    }
+
+    @Test("Expect: 100-continue with a body over the limit gets 413 at once, never 100 Continue")
+    func expectContinueOverLimit() async throws {
+        let server = try await RunningGateway(store: ServerLimitsTests.store())
+        defer { server.process.terminate() }
+        let connection = try RawConnection(port: server.port)
+        connection.send(
+            "PUT /api/rest/version/100/merchant/TESTMERCHANT/order/big/transaction/1 HTTP/1.1\r\nHost: a\r\n"
+                + "Authorization: \(ServerLimitsTests.authorization)\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 10000000\r\nExpect: 100-continue\r\n\r\n"
+        )
+        let answer = connection.receive(timeout: .seconds(2))
+        #expect(answer.text.hasPrefix("HTTP/1.1 413"), "\(answer.text.prefix(60))")
+        #expect(!answer.text.contains("100 Continue"))
+        #expect(answer.text.lowercased().contains("connection: close"))
+        #expect(answer.closed || connection.receive(timeout: .seconds(2)).closed)
+    }
+}

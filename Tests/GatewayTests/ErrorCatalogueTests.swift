@@ -1,0 +1,38 @@
+import ApplePayToken
+import Foundation
+import Testing
+
+@testable import Gateway
+
+@Suite("Error catalogue")
+struct ErrorCatalogueTests {
+    @Test("every token library code has advice")
+    func libraryCodesDescribed() {
+        for code in ApplePayTokenError.Code.allCases {
+            let advice = ErrorCatalogue.libraryAdvice[code.rawValue]
+            #expect(advice != nil && !advice!.when.isEmpty && !advice!.whatToDo.isEmpty, "\(code) has no advice")
+        }
+        #expect(Set(ErrorCatalogue.libraryAdvice.keys) == Set(ApplePayTokenError.Code.allCases.map(\.rawValue)))
+    }
+
+    @Test("each rule's example is of that rule")
+    func examplesMatchTheirKinds() {
+        for kind in RejectionKind.allCases { #expect(RejectionKind(kind.example) == kind) }
+        for kind in TokenKind.allCases { #expect(TokenKind(kind.example) == kind) }
+    }
+
+    @Test("every entry says what the error is, when it happens and what to do")
+    func entriesComplete() {
+        let entries = ErrorCatalogue.sections.flatMap(\.entries)
+        #expect(entries.count >= RejectionKind.allCases.count + TokenKind.allCases.count + ApplePayTokenError.Code.allCases.count)
+        for entry in entries {
+            #expect(!entry.name.isEmpty && !entry.error.explanation.isEmpty && !entry.when.isEmpty && !entry.whatToDo.isEmpty, "\(entry.name)")
+        }
+    }
+
+    @Test("Deploy/ERRORS.md is the page the code generates (regenerate: swift run gateway errors > Deploy/ERRORS.md)")
+    func pageInStep() throws {
+        let page = try String(contentsOf: TestGateway.packageRoot.appendingPathComponent("Deploy/ERRORS.md"), encoding: .utf8)
+        #expect(page == ErrorCatalogue.markdown)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+@testable import Gateway
+
+/// A configuration mistake is reported, never ignored: unknown keys by name with the nearest real
+/// one, JSON syntax by file, line and column, wrong types by key (decided by the providers'
+/// answers, not by their error text).
+@Suite("Strict configuration")
+struct StrictConfigurationTests {
+    static let merchant = #""merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]}}"#
+
+    func write(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("strict-\(UUID().uuidString).json").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func error(_ text: String, environment: [String: String] = [:]) throws -> ConfigurationError {
+        let path = try write(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try GatewayConfiguration.load(file: path, environment: environment)
+        } catch {
+            return error
+        }
+        Issue.record("the configuration was accepted")
+        throw CancellationError()
+    }
+
+    @Test("a misspelled key is named, with where it stands and the key it was probably meant to be")
+    func misspelledKey() throws {
+        let path = try write("{\(Self.merchant),\n  \"server\": {\n    \"prot\": 9000\n  }\n}")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            try GatewayConfiguration.load(file: path, environment: [:])
+        } throws: { error in
+            let error = error as? ConfigurationError
+            return error?.key == "server.prot" && error?.location == "\(path):3:5"
+                && error?.description.contains("did you mean 'server.port'?") == true
+        }
+    }
+
+    @Test("a misspelled required key is named instead of reported missing")
+    func misspelledRequiredKey() throws {
+        let failure = try error(#"{"merchnats": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]}}}"#)
+        #expect(failure.key == "merchnats")
+        #expect(failure.problem.contains("did you mean 'merchants'?"))
+    }
+
+    @Test("keys of a merchant or identity that is not listed are named with the list to add it to")
+    func unlistedMerchantAndIdentity() throws {
+        let merchant = try error(
+            #"{\#(Self.merchant), "merchant.B.apiPasswords": ["0123456789abcdef0123456789abcdef"]}"#
+        )
+        #expect(merchant.key == "merchant.B.apiPasswords")
+        #expect(merchant.problem.contains("merchant B is not listed in merchants"))
+
+        let identity = try error(#"{\#(Self.merchant), "merchant.A.applePay.main.privateKey": "key.pem"}"#)
+        #expect(identity.key == "merchant.A.applePay.main.privateKey")
+        #expect(identity.problem.contains("identity main is not listed in merchant.A.applePay.identities"))
+    }
+
+    @Test(
+        "JSON syntax errors name the file, line and column",
+        arguments: [
+            ("{\n  \"mode\": \"sandbox\",\n}\n", 3, 1, "trailing ','"),
+            ("{\n  \"mode\": \"sandbox\"\n  \"store\": {}\n}\n", 3, 3, "expected ',' or '}'"),
+            ("{\n  \"mode\": sandbox\n}\n", 2, 11, "expected a value"),
+            ("{\n  \"merchants\": [\"A\"\n", 3, 1, "a ']' is missing"),
+            ("[1, 2]", 1, 1, "one JSON object"),
+            ("{\"mode\": \"a\", \"mode\": \"b\"}", 1, 15, "appears twice"),
+        ]
+    )
+    func syntaxErrors(text: String, line: Int, column: Int, words: String) throws {
+        let path = try write(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            try GatewayConfiguration.load(file: path, environment: [:])
+        } throws: { error in
+            let error = error as? ConfigurationError
+            return error?.location == "\(path):\(line):\(column)" && error?.problem.contains(words) == true
+        }
+    }
+
+    @Test("a missing file says so, with the directory a relative path is read from")
+    func missingFile() throws {
+        #expect {
+            try GatewayConfiguration.load(file: "no-such-gateway.json", environment: [:])
+        } throws: { error in
+            let error = error as? ConfigurationError
+            return error?.location == "no-such-gateway.json" && error?.problem.contains("does not exist") == true
+        }
+    }
+
+    @Test("a value of the wrong type is named by key, from the file or the environment")
+    func wrongTypes() throws {
+        let fromFile = try error(#"{\#(Self.merchant), "server": {"port": "9000"}}"#)
+        #expect(fromFile.key == "server.port")
+        #expect(fromFile.problem.contains("must be an integer"))
+
+        let fromEnvironment = try error(#"{\#(Self.merchant)}"#, environment: ["GATEWAY_SERVER_PORT": "ninety"])
+        #expect(fromEnvironment.key == "server.port")
+        #expect(fromEnvironment.problem.contains("must be an integer"))
+
+        let list = try error(#"{"merchants": "A"}"#)
+        #expect(list.key == "merchants")
+        #expect(list.problem.contains("must be a list of strings"))
+    }
+
+    @Test("a key that is absent takes its default; null means absent; dotted and nested keys are the same")
+    func absentAndDotted() throws {
+        let path = try write(#"{\#(Self.merchant), "server.host": "0.0.0.0", "server": {"port": null}, "log": {"level": "debug"}}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let configuration = try GatewayConfiguration.load(file: path, environment: [:])
+        #expect(configuration.host == "0.0.0.0")
+        #expect(configuration.port == 8080)
+        #expect(configuration.logLevel == "debug")
+    }
+
+    @Test("the nearest key is found within a small edit distance, and only then")
+    func nearest() {
+        let keys: Set = ["server.port", "server.host", "store.url"]
+        #expect(UnknownKeys.nearest("server.prot", among: keys) == "server.port")
+        #expect(UnknownKeys.nearest("Store.URL", among: keys) == "store.url")
+        #expect(UnknownKeys.nearest("telemetry.endpoint", among: keys) == nil)
+        #expect(UnknownKeys.distance("kitten", "sitting") == 3)
+    }
+}
