@@ -359,3 +359,39 @@ struct RadialCreditCardAuthTests {
         }
     }
 }
+
+@Suite("Radial-style requests, mutated")
+struct RadialMutationTests {
+    @Test("mutated requests are answered with a reply or a 4xx Fault, never a 5xx, and the server keeps answering")
+    func mutations() async throws {
+        let gateway = try TestGateway(radialDecrypt: true)
+        let parts = try Radial.WalletParts(token: TestGateway.mintToken(amountMinorUnits: 5656))
+        let seeds = [
+            Array(Radial.sdkCardRequest(orderId: "mut").utf8), Array(Radial.seedWalletRequest(parts, orderId: "mut-w").utf8),
+            Array(Radial.decryptRequest(parts).utf8),
+        ]
+        var generator = SystemRandomNumberGenerator()
+        let inputs: [(String, String)] = (0..<150).map { index in
+            var bytes = seeds[index % seeds.count]
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let position = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes[position] = UInt8.random(in: 0...255, using: &generator)
+                case 1: bytes.remove(at: position)
+                default: bytes.insert(Array("<>&;/\"'=!?[]".utf8).randomElement(using: &generator)!, at: position)
+                }
+            }
+            let path = index % seeds.count == 2 ? Radial.decryptPath() : Radial.authPath()
+            return (path, String(decoding: bytes, as: UTF8.self))
+        }
+        try await gateway.application.test(.router) { client in
+            for (path, body) in inputs {
+                let reply = try await client.radial(path, body)
+                #expect(reply.status.code < 500, "\(reply.status): \(body)")
+                #expect(reply.root != nil, "not XML: \(reply.body)")
+            }
+            let ok = try await client.radial(Radial.authPath(), Radial.sdkCardRequest(orderId: "after-mutations"))
+            #expect(ok.status == .ok)
+        }
+    }
+}
