@@ -395,3 +395,41 @@ struct RadialMutationTests {
         }
     }
 }
+
+@Suite("Radial-style requests this gateway cannot serve")
+struct RadialUnsupportedTests {
+    @Test("the SDK's client-encrypted request, an RSA_v1 token and the card-present sequence are faults naming the element")
+    func unsupported() async throws {
+        let gateway = try TestGateway()
+        // Shaped like the SDK's fixture EncryptedCardData/CreditCardAuthRequest.xml.
+        let encrypted = Radial.sdkCardRequest(orderId: "enc-1")
+            .replacingOccurrences(
+                of: #"<PaymentAccountUniqueId isToken="false">4111111111111111</PaymentAccountUniqueId>"#,
+                with: "<EncryptedPaymentAccountUniqueId>4111111111111111</EncryptedPaymentAccountUniqueId>"
+            )
+            .replacingOccurrences(of: "<CardSecurityCode>123</CardSecurityCode>", with: "<EncryptedCardSecurityCode>123</EncryptedCardSecurityCode>")
+        var rsa = try Radial.WalletParts(token: TestGateway.mintToken(amountMinorUnits: 5656))
+        rsa.version = "RSA_v1"
+        let wallet = Radial.seedWalletRequest(rsa, orderId: "rsa-1")
+        let cardPresent = """
+            <CreditCardAuthRequest xmlns="http://api.gsicommerce.com/schema/checkout/1.0" requestId="cp-1">
+              <OrderId>cp-1</OrderId>
+              <CardPresentEncryptedBlob>AAAA</CardPresentEncryptedBlob>
+            </CreditCardAuthRequest>
+            """
+        try await gateway.application.test(.live) { client in
+            for (body, element) in [
+                (encrypted, "CreditCardAuthRequest/PaymentContext/EncryptedPaymentAccountUniqueId"),
+                (wallet, "CreditCardAuthRequest/WalletPaymentInformation/Version"),
+                (cardPresent, "CreditCardAuthRequest/CardPresentEncryptedBlob"),
+            ] {
+                let reply = try await client.radial(Radial.authPath(), body)
+                #expect(reply.status == .badRequest)
+                #expect(reply.text("Element") == element, "\(reply.body)")
+            }
+        }
+        for order in ["enc-1", "rsa-1", "cp-1"] {
+            #expect(try await gateway.services.store.order(merchantId: TestGateway.merchantId, orderId: order) == nil)
+        }
+    }
+}
