@@ -233,6 +233,20 @@ struct RadialCreditCardAuthTests {
         #expect(try await gateway.services.store.order(merchantId: TestGateway.merchantId, orderId: "token-\(part)") == nil)
     }
 
+    @Test("a token signed outside the trusted chain (a production gateway, a sandbox token) names Signature")
+    func untrustedChain() async throws {
+        let gateway = try TestGateway(mode: .production)
+        let parts = try Radial.WalletParts(token: TestGateway.mintToken(amountMinorUnits: 5656))
+        try await gateway.application.test(.live) { client in
+            let reply = try await client.radial(Radial.authPath(), Radial.seedWalletRequest(parts, orderId: "chain-1"))
+            #expect(reply.status == .badRequest)
+            #expect(reply.text("Code") == "TOKEN_REJECTED")
+            #expect(reply.text("Element") == "CreditCardAuthRequest/WalletPaymentInformation/Signature")
+            #expect(reply.text("Description")?.contains("UNTRUSTED_CHAIN") == true, "\(reply.body)")
+        }
+        #expect(try await gateway.services.store.order(merchantId: TestGateway.merchantId, orderId: "chain-1") == nil)
+    }
+
     @Test("a wrong or missing apikey, or another store's key, is 401; nothing is stored")
     func authentication() async throws {
         let gateway = try TestGateway()
