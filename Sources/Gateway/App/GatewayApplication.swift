@@ -43,6 +43,15 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
         sessions: sessions
     )
     routes.register(on: router)
+    RadialRoutes(
+        authentication: RadialAuthentication(merchants: services.merchants),
+        processor: routes.processor,
+        decryptor: services.decryptor,
+        decryptMerchants: Set(services.configuration.merchants.filter(\.radialDecrypt).map(\.id)),
+        maxBodyBytes: services.configuration.limits.maxBodyBytes,
+        metrics: services.metrics,
+        clock: services.clock
+    ).register(on: router)
     SessionRoutes(
         authentication: routes.authentication,
         sessions: sessions,

@@ -108,6 +108,13 @@ extension GatewayConfiguration {
             }
             testCards = parsed
         }
+        var radialDecrypt = false
+        if let text = try values.string("\(prefix).radial.decrypt") {
+            guard text == "enabled" || text == "disabled" else {
+                throw ConfigurationError(key: "\(prefix).radial.decrypt", problem: "must be enabled or disabled")
+            }
+            radialDecrypt = text == "enabled"
+        }
         let names = try values.stringArray("\(prefix).applePay.identities") ?? []
         let identities = try names.map { name throws(ConfigurationError) in
             let key = "\(prefix).applePay.\(name)"
@@ -135,7 +142,8 @@ extension GatewayConfiguration {
             apiPasswords: passwords,
             identities: identities,
             amountMatching: matching,
-            testCards: testCards
+            testCards: testCards,
+            radialDecrypt: radialDecrypt
         )
     }
 }

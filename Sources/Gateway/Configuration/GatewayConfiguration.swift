@@ -35,6 +35,7 @@ import Foundation
 /// | `merchant.<ID>.applePay.<NAME>.pkcs12Password` | string, secret, when privateKey is PKCS#12 | |
 /// | `merchant.<ID>.simulator.amountMatching` | `both`, `minorUnits`, `wholeAmount` | `both` |
 /// | `merchant.<ID>.simulator.testCards` | `current`, `legacy`: which test-card table wins where they disagree | `current` |
+/// | `merchant.<ID>.radial.decrypt` | `enabled`, `disabled`: whether the Radial-style Decrypt operation returns this merchant's decrypted card data | `disabled` (sandbox defaults: `enabled`) |
 /// | `sessions.lifetimeSeconds` | int, 60-86400: how long a session lives after it is created | `3600` |
 /// | `sessions.encryptionKey` | 64 hex characters (AES-256), secret: seals session card data at rest | sandbox: generated into `data/` |
 struct GatewayConfiguration: Sendable {
@@ -65,6 +66,8 @@ struct GatewayConfiguration: Sendable {
         var identities: [IdentitySettings]
         var amountMatching: SimulatedAcquirer.AmountMatching
         var testCards: TestCardTable = .current
+        /// Whether the Radial-style Decrypt operation may return this merchant's card data.
+        var radialDecrypt = false
     }
 
     struct IdentitySettings: Sendable {

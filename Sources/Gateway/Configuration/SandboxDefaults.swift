@@ -19,6 +19,8 @@ enum SandboxDefaults {
                 "merchant.TESTMERCHANT.applePay.ec.certificate": "Config/sandbox/merchant-ec-cert.pem",
                 "merchant.TESTMERCHANT.applePay.rsa.privateKey": "Config/sandbox/merchant-rsa-key.pem",
                 "merchant.TESTMERCHANT.applePay.rsa.certificate": "Config/sandbox/merchant-rsa-cert.pem",
+                // The sandbox shows the Radial-style Decrypt; production merchants must be granted it.
+                "merchant.TESTMERCHANT.radial.decrypt": "enabled",
             ]
         )
     }

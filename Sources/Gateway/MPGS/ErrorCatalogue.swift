@@ -402,7 +402,7 @@ extension ErrorCatalogue {
                 page += "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
             }
         }
-        return page
+        return page + radialMarkdown
     }
 }
 

@@ -41,6 +41,7 @@ final class GatewayMetrics: PaymentObserver {
         static let chainCacheHits = "gateway_chain_cache_hits_total"
         static let chainCacheMisses = "gateway_chain_cache_misses_total"
         static let storeDuration = "gateway_store_operation_duration_seconds"
+        static let radialDecrypts = "gateway_radial_decrypt_total"
     }
 
     func request(method: String, route: String, status: Int, nanoseconds: UInt64) {
@@ -60,6 +61,11 @@ final class GatewayMetrics: PaymentObserver {
 
     func tokenDecrypted(succeeded: Bool, nanoseconds: UInt64) {
         tokenDecrypt(succeeded: succeeded, nanoseconds: nanoseconds)
+    }
+
+    /// One Radial-style Decrypt call: DECRYPTED, or the fault or token code it ended with.
+    func radialDecrypt(result: String) {
+        Counter(label: Names.radialDecrypts, dimensions: [("result", result)], factory: factory).increment()
     }
 
     func tokenFailure(code: String) {

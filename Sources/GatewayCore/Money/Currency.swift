@@ -10,6 +10,12 @@ package struct Currency: Sendable, Hashable {
         self = entry
     }
 
+    /// The currency an Apple Pay token names by its ISO 4217 numeric code ("840").
+    package init?(numericCode: String) {
+        guard let entry = Self.table.values.first(where: { $0.numericCode == numericCode }) else { return nil }
+        self = entry
+    }
+
     private init(_ code: String, _ numericCode: String, _ exponent: Int) {
         self.code = code
         self.numericCode = numericCode

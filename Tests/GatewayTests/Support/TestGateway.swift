@@ -34,7 +34,8 @@ struct TestGateway: Sendable {
         storeURL: String? = nil,
         mode: GatewayConfiguration.Mode = .sandbox,
         clock: @escaping @Sendable () -> Date = { Date() },
-        sessionLifetime: TimeInterval = 3600
+        sessionLifetime: TimeInterval = 3600,
+        radialDecrypt: Bool = false
     ) throws {
         let directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
@@ -62,7 +63,8 @@ struct TestGateway: Sendable {
                         certificatePath: Self.sandboxFile("merchant-\(kind)-cert.pem")
                     )
                 },
-                amountMatching: .both
+                amountMatching: .both,
+                radialDecrypt: radialDecrypt
             ),
             .init(id: Self.otherMerchantId, apiPasswords: [Self.otherPassword], identities: [], amountMatching: .both),
         ]

@@ -1,0 +1,85 @@
+import ApplePayToken
+import Crypto
+import GatewayCore
+import Hummingbird
+
+extension RadialRoutes {
+    /// `CreditCardAuth`: the request decoded into the core's AUTHORIZE, processed exactly as the
+    /// MPGS route does (same order, same replay records, same simulator), answered as a
+    /// `CreditCardAuthReply`. The order id is the MPGS order id and `requestId` the transaction
+    /// id, so `GET .../order/{OrderId}` on the MPGS API shows the order, and an identical retry
+    /// gets the stored answer.
+    func creditCardAuth(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        let merchant = try merchant(request, context)
+        let (bytes, root) = try await document(request)
+        let auth = try RadialCreditCardAuthRequest(root)
+        let rootName = RadialCreditCardAuthRequest.root
+        let walletPath = "\(rootName)/WalletPaymentInformation"
+        let source: PaymentRequest.Source
+        var amount = auth.amount
+        let orderIdPath: String
+        switch auth.payment {
+        case .card(let card):
+            source = .card(card)
+            orderIdPath = "\(rootName)/PaymentContext/OrderId"
+        case .wallet(let wallet):
+            source = .applePayToken(wallet.token, applicationData: nil)
+            orderIdPath = "\(rootName)/OrderId"
+            if amount == nil { amount = try await tokenAmount(wallet, merchant: merchant) }
+        }
+        guard let amount else { throw RadialFault.invalid("\(rootName)/Amount", "is required") }
+        let payment = PaymentRequest(
+            operation: .authorize,
+            amount: amount,
+            walletProvider: auth.payment.isWallet ? "APPLE_PAY" : nil,
+            orderReference: nil,
+            transactionReference: nil,
+            transactionSource: "INTERNET",
+            source: source
+        )
+        let transaction = PaymentProcessor.Context(
+            merchant: merchant,
+            orderId: auth.orderId,
+            transactionId: auth.requestId,
+            version: String(GatewayRoutes.versions.upperBound),
+            requestHash: Array(SHA256.hash(data: bytes))
+        )
+        let body: [UInt8]
+        do {
+            body = try await processor.process(payment, transaction, logger: context.logger)
+        } catch let rejection as PaymentRejection {
+            throw RadialFault(rejection, root: rootName, orderIdPath: orderIdPath, walletPath: walletPath)
+        }
+        let reply = try RadialCreditCardAuthReply(orderId: auth.orderId, mpgsResponse: body, schemaVersion: auth.schemaVersion)
+        return Self.xml(.ok, XMLWriter.document(reply.output))
+    }
+
+    /// A wallet request without `Amount` authorizes what the token says: the token is verified
+    /// and decrypted to read it (the processor then verifies it again, with every other check).
+    private func tokenAmount(_ wallet: RadialWalletToken, merchant: Merchant) async throws(RadialFault) -> Amount {
+        let root = RadialCreditCardAuthRequest.root
+        let decrypted: DecryptedPaymentToken
+        do {
+            decrypted = try await decryptor.decrypt(wallet.token, using: merchant.keyRing)
+        } catch {
+            throw RadialFault(TokenRejection(error), root: root, walletPath: wallet.path)
+        }
+        let payment = decrypted.paymentData
+        guard let currency = Currency(numericCode: payment.currencyCode) else {
+            throw RadialFault.invalid(
+                "\(root)/Amount",
+                "is required: the token's currency \(payment.currencyCode) is not one this gateway settles in"
+            )
+        }
+        guard payment.transactionAmount > 0 else {
+            throw RadialFault.invalid("\(root)/Amount", "is required: the token carries no amount")
+        }
+        return Amount(minorUnits: payment.transactionAmount, currency: currency)
+    }
+}
+
+extension RadialCreditCardAuthRequest.Payment {
+    var isWallet: Bool {
+        if case .wallet = self { true } else { false }
+    }
+}

@@ -1,0 +1,37 @@
+import ApplePayToken
+import GatewayCore
+import Hummingbird
+
+extension RadialRoutes {
+    /// Decrypt: the token's parts in, the decrypted payment data out, for merchants whose
+    /// configuration grants it. The token is verified as for an authorization (signature, chain,
+    /// signing time, key) and refused when its transaction id was already authorized; a decrypt
+    /// does not itself use the id up, since the caller authorizes with the card data next.
+    func decrypt(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        let merchant = try merchant(request, context)
+        guard decryptMerchants.contains(merchant.id) else {
+            throw RadialFault(
+                .decryptNotEnabled,
+                "Decrypt is not enabled for this store: it returns card data, so the merchant's configuration must grant it"
+            )
+        }
+        let (_, root) = try await document(request)
+        let rootName = "DecryptRequest"
+        guard root.name == rootName else {
+            throw RadialFault.invalid(root.name, "is not \(rootName): this operation takes a \(rootName)")
+        }
+        try RadialSchema.validate(root, against: RadialSchema.decrypt, path: rootName)
+        let walletPath = "\(rootName)/WalletPaymentInformation"
+        let wallet = try RadialWalletToken(root.child("WalletPaymentInformation")!, path: walletPath)
+        let decrypted: DecryptedPaymentToken
+        do {
+            decrypted = try await decryptor.decrypt(wallet.token, using: merchant.keyRing)
+        } catch {
+            throw RadialFault(TokenRejection(error), root: rootName, walletPath: walletPath)
+        }
+        if try await processor.store.isApplePayTransactionUsed(decrypted.transactionId) {
+            throw RadialFault(TokenRejection.replayed, root: rootName, walletPath: walletPath)
+        }
+        return Self.xml(.ok, XMLWriter.document(RadialDecryptReply(token: decrypted).output))
+    }
+}

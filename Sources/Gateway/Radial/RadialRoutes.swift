@@ -1,0 +1,100 @@
+import ApplePayToken
+import Foundation
+import GatewayCore
+import Hummingbird
+import Logging
+
+/// The Radial-style Payment Service front end: `CreditCardAuth` and `Decrypt` over XML, on the
+/// same processor, store and simulator as the MPGS routes. URLs follow the public SDK's
+/// `https://{host}/v{major}.{minor}/stores/{storeId}/{service}/{operation}.xml`.
+struct RadialRoutes: Sendable {
+    let authentication: RadialAuthentication
+    let processor: PaymentProcessor
+    let decryptor: ApplePayTokenDecryptor
+    /// Merchants whose configuration grants Decrypt (`merchant.<ID>.radial.decrypt`).
+    let decryptMerchants: Set<String>
+    let maxBodyBytes: Int
+    let metrics: GatewayMetrics
+    let clock: @Sendable () -> Date
+
+    static let base = "/v1.0/stores/:storeId/payments"
+    static let creditCardAuthPath = "\(base)/creditcard/auth.xml"
+    static let decryptPath = "\(base)/applepay/decrypt.xml"
+
+    func register(on router: Router<GatewayRequestContext>) {
+        router.post("\(Self.creditCardAuthPath)") { request, context in
+            await answering(context) { () async throws -> Response in try await creditCardAuth(request, context) }
+        }
+        router.post("\(Self.decryptPath)") { request, context in
+            await answering(context, operation: "decrypt") { () async throws -> Response in try await decrypt(request, context) }
+        }
+        router.refuseMethods(except: [.post], on: "\(Self.creditCardAuthPath)")
+        router.refuseMethods(except: [.post], on: "\(Self.decryptPath)")
+    }
+
+    /// Every failure as a `Fault` reply: the MPGS error middleware never sees this API's errors.
+    /// Decrypt calls are logged (without card data) and counted, whatever their outcome.
+    private func answering(
+        _ context: GatewayRequestContext,
+        operation: String? = nil,
+        _ body: () async throws -> Response
+    ) async -> Response {
+        var fault: RadialFault
+        do {
+            let response = try await body()
+            if let operation { record(operation, result: "DECRYPTED", context) }
+            return response
+        } catch let error as RadialFault {
+            fault = error
+        } catch let error as StoreUnavailable {
+            context.logger.warning("store unavailable", metadata: ["error": "\(error.reason)"])
+            fault = RadialFault(.serviceUnavailable, "the gateway is busy; retry the request")
+        } catch let error as GatewayError where error.status == .contentTooLarge {
+            fault = RadialFault(.requestTooLarge, "the request body is larger than \(maxBodyBytes) bytes")
+        } catch let error as GatewayError {
+            // A body the HTTP parser could not frame.
+            fault = RadialFault(.invalidRequest, error.explanation)
+        } catch {
+            let supportCode = String(UInt64.random(in: 0..<UInt64.max), radix: 36).uppercased()
+            context.logger.error("request failed", metadata: ["supportCode": "\(supportCode)", "error": "\(String(describing: error))"])
+            fault = RadialFault(.serverFailed, "the request failed; support code \(supportCode)")
+        }
+        if fault.kind == .tokenRejected, let code = fault.tokenCode { metrics.tokenFailure(code: code) }
+        if let operation { record(operation, result: fault.tokenCode ?? fault.kind.rawValue, context) }
+        return fault.response(at: clock())
+    }
+
+    private func record(_ operation: String, result: String, _ context: GatewayRequestContext) {
+        metrics.radialDecrypt(result: result)
+        context.logger.info("radial \(operation)", metadata: ["result": "\(result)"])
+    }
+
+    /// The authenticated merchant of the path's store.
+    func merchant(_ request: Request, _ context: GatewayRequestContext) throws(RadialFault) -> Merchant {
+        try authentication.authenticate(request, storeId: context.parameters.get("storeId") ?? "")
+    }
+
+    /// The body, parsed by the strict reader: the SDK posts `text/xml`; `application/xml` is the same.
+    func document(_ request: Request) async throws -> (bytes: [UInt8], root: XMLElement) {
+        if let contentType = request.headers[.contentType] {
+            let mediaType = contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            guard mediaType == "text/xml" || mediaType == "application/xml" else {
+                throw RadialFault(.unsupportedMediaType, "the body must be XML: Content-Type text/xml or application/xml")
+            }
+        }
+        let bytes = try await GatewayRoutes.body(of: request, limit: maxBodyBytes)
+        do {
+            return (bytes, try XMLReader.parse(bytes, limits: XMLReader.Limits(maxBytes: maxBodyBytes)))
+        } catch {
+            throw RadialFault(.invalidRequest, error.description)
+        }
+    }
+
+    static func xml(_ status: HTTPResponse.Status, _ bytes: [UInt8]) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/xml; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+        )
+    }
+}

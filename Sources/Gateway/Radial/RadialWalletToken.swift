@@ -1,0 +1,62 @@
+import ApplePayToken
+
+/// `WalletPaymentInformation` reassembled into the Apple Pay token it was split from: Radial's
+/// clients send `paymentData`'s parts as elements, the token library reads the token Apple
+/// specifies. The parts are put back into that JSON and parsed by the library, so the same checks
+/// (base64, hex, lengths, version) apply as to a token posted whole, and a part it refuses is
+/// named by its element.
+struct RadialWalletToken: Sendable {
+    let token: PaymentToken
+    /// Where the token's parts are in the request (`CreditCardAuthRequest/WalletPaymentInformation`).
+    let path: String
+
+    init(_ element: XMLElement, path: String) throws(RadialFault) {
+        self.path = path
+        let version = element.childText("Version") ?? ""
+        // Seed 002 carries EphemeralPublicKey only: an RSA_v1 token's wrappedKey has no element.
+        guard version == PaymentToken.Version.ecV1.rawValue else {
+            throw RadialFault(
+                .tokenRejected,
+                element: "\(path)/Version",
+                "UNSUPPORTED_VERSION: only EC_v1 tokens can be sent as WalletPaymentInformation",
+                tokenCode: ApplePayTokenError.Code.unsupportedVersion.description
+            )
+        }
+        func part(_ name: String) -> JSONValue {
+            .string((element.childText(name) ?? "").filter { !$0.isWhitespace })
+        }
+        let json = JSONValue.object([
+            "version": .string(version),
+            "data": part("Data"),
+            "signature": part("Signature"),
+            "header": .object([
+                "ephemeralPublicKey": part("EphemeralPublicKey"),
+                "publicKeyHash": part("PublicKeyHash"),
+                "transactionId": part("ApplePayTransactionId"),
+            ]),
+        ])
+        do {
+            token = try PaymentToken(parsing: String(decoding: json.serialized(), as: UTF8.self))
+        } catch {
+            throw RadialFault(
+                .tokenRejected,
+                element: Self.element(forTokenField: error.field, path: path),
+                "\(error.code): \(error.reason)",
+                tokenCode: error.code.description
+            )
+        }
+    }
+
+    /// The element holding a token field the library names (`header.publicKeyHash` is `PublicKeyHash`).
+    static func element(forTokenField field: String?, path: String) -> String {
+        switch field {
+        case "version": "\(path)/Version"
+        case "data": "\(path)/Data"
+        case "signature": "\(path)/Signature"
+        case "header.ephemeralPublicKey": "\(path)/EphemeralPublicKey"
+        case "header.publicKeyHash": "\(path)/PublicKeyHash"
+        case "header.transactionId": "\(path)/ApplePayTransactionId"
+        default: path
+        }
+    }
+}

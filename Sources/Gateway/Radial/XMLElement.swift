@@ -1,0 +1,33 @@
+/// One element of a document ``XMLReader`` accepted: its namespace and local name, its attributes
+/// (namespace declarations excluded), its child elements and its character data.
+struct XMLElement: Sendable, Equatable {
+    /// The namespace URI the element's prefix (or the default namespace) resolved to.
+    var namespace: String?
+    /// The local name, without prefix.
+    var name: String
+    var attributes: [XMLAttribute] = []
+    var children: [XMLElement] = []
+    /// The element's own character data (text and CDATA), children's text excluded.
+    var text: String = ""
+
+    /// The value of the unprefixed attribute `name`.
+    func attribute(_ name: String) -> String? {
+        attributes.first { $0.namespace == nil && $0.name == name }?.value
+    }
+
+    /// The first child element named `name`.
+    func child(_ name: String) -> XMLElement? {
+        children.first { $0.name == name }
+    }
+
+    /// The text of the child `name`, when there is one.
+    func childText(_ name: String) -> String? {
+        child(name)?.text
+    }
+}
+
+struct XMLAttribute: Sendable, Equatable {
+    var namespace: String?
+    var name: String
+    var value: String
+}
