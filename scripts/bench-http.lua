@@ -1,4 +1,6 @@
--- wrk script for scripts/bench-http: PUT each pre-minted AUTHORIZE body once, on its own order.
+-- wrk script for scripts/bench-http: PUT pre-made AUTHORIZE bodies, each request on its own order.
+-- Token bodies are used once each (past the end they come round again: replays, answered 400 and
+-- counted as errors); a file of one plain-card body serves every request.
 local bodies = {}
 local index = 0
 local prefix = "bench-"
@@ -12,9 +14,8 @@ end
 
 function request()
   index = index + 1
-  if index > #bodies then index = 1 end -- past the end: replays, answered 400 (counted as errors)
   local path = "/api/rest/version/100/merchant/TESTMERCHANT/order/" .. prefix .. index .. "/transaction/1"
-  return wrk.format("PUT", path, nil, bodies[index])
+  return wrk.format("PUT", path, nil, bodies[(index - 1) % #bodies + 1])
 end
 
 function done(summary, latency, requests)
