@@ -30,7 +30,26 @@ final class GatewayMetrics: PaymentObserver {
             Names.storeDuration: fine,
         ]
         self.factory = factory
+        tokenDecryptSucceeded = Timer(label: Names.tokenDuration, dimensions: [("outcome", "success")], factory: factory)
+        tokenDecryptFailed = Timer(label: Names.tokenDuration, dimensions: [("outcome", "failure")], factory: factory)
     }
+
+    // Handles made once per label set and kept: making one looks it up in the registry under a
+    // lock with freshly built label strings, which cost more than the recording itself.
+    private struct RequestKey: Hashable {
+        let method: String
+        let route: String
+        let status: Int
+    }
+    private struct RequestHandles: Sendable {
+        let count: Metrics.Counter
+        let duration: Metrics.Timer
+    }
+    private let requestHandles = HandleCache<RequestKey, RequestHandles>()
+    private let transactionCounters = HandleCache<[String], Metrics.Counter>()
+    private let storeTimers = HandleCache<String, Metrics.Timer>()
+    private let tokenDecryptSucceeded: Metrics.Timer
+    private let tokenDecryptFailed: Metrics.Timer
 
     enum Names {
         static let requests = "gateway_http_requests_total"
@@ -45,14 +64,26 @@ final class GatewayMetrics: PaymentObserver {
     }
 
     func request(method: String, route: String, status: Int, nanoseconds: UInt64) {
-        let dimensions = [("method", method), ("route", route), ("status", String(status))]
-        Counter(label: Names.requests, dimensions: dimensions, factory: factory).increment()
-        Timer(label: Names.requestDuration, dimensions: dimensions, factory: factory).recordNanoseconds(nanoseconds)
+        let key = RequestKey(method: method, route: route, status: status)
+        let handles = requestHandles.handle(for: key) {
+            let dimensions = [("method", method), ("route", route), ("status", String(status))]
+            return RequestHandles(
+                count: Counter(label: Names.requests, dimensions: dimensions, factory: factory),
+                duration: Timer(label: Names.requestDuration, dimensions: dimensions, factory: factory)
+            )
+        }
+        handles.count.increment()
+        handles.duration.recordNanoseconds(nanoseconds)
     }
 
     func transaction(operation: String, gatewayCode: String) {
-        let dimensions = [("operation", operation), ("gateway_code", gatewayCode)]
-        Counter(label: Names.transactions, dimensions: dimensions, factory: factory).increment()
+        transactionCounters.handle(for: [operation, gatewayCode]) {
+            Counter(
+                label: Names.transactions,
+                dimensions: [("operation", operation), ("gateway_code", gatewayCode)],
+                factory: factory
+            )
+        }.increment()
     }
 
     func transactionRecorded(operation: APIOperation, gatewayCode: GatewayCode) {
@@ -73,13 +104,13 @@ final class GatewayMetrics: PaymentObserver {
     }
 
     func tokenDecrypt(succeeded: Bool, nanoseconds: UInt64) {
-        let dimensions = [("outcome", succeeded ? "success" : "failure")]
-        Timer(label: Names.tokenDuration, dimensions: dimensions, factory: factory).recordNanoseconds(nanoseconds)
+        (succeeded ? tokenDecryptSucceeded : tokenDecryptFailed).recordNanoseconds(nanoseconds)
     }
 
     func store(operation: String, nanoseconds: UInt64) {
-        Timer(label: Names.storeDuration, dimensions: [("operation", operation)], factory: factory)
-            .recordNanoseconds(nanoseconds)
+        storeTimers.handle(for: operation) {
+            Timer(label: Names.storeDuration, dimensions: [("operation", operation)], factory: factory)
+        }.recordNanoseconds(nanoseconds)
     }
 
     /// The Prometheus text exposition, with the chain cache's counts brought up to date first
@@ -92,6 +123,22 @@ final class GatewayMetrics: PaymentObserver {
         Counter(label: Names.chainCacheHits, factory: factory).increment(by: max(hits, 0))
         Counter(label: Names.chainCacheMisses, factory: factory).increment(by: max(misses, 0))
         return registry.emitToBuffer()
+    }
+}
+
+/// Metric handles by label values. Every label is low-cardinality (route templates, methods,
+/// statuses, operations and codes), so the cache stays as small as the registry itself.
+private final class HandleCache<Key: Hashable & Sendable, Handles: Sendable>: Sendable {
+    private let handles = Mutex<[Key: Handles]>([:])
+
+    func handle(for key: Key, make: () -> Handles) -> Handles {
+        if let existing = handles.withLock({ $0[key] }) { return existing }
+        let made = make()
+        return handles.withLock { handles in
+            if let existing = handles[key] { return existing }
+            handles[key] = made
+            return made
+        }
     }
 }
 
