@@ -21,6 +21,14 @@ package final class OrderLocks: Sendable {
     }
 
     private func acquire(_ key: String) async {
+        // Uncontended, as almost every order is: taken at once, without suspending the task (a
+        // continuation resumed at once still sends the task back through the executor's queue).
+        let taken = waiters.withLock { waiters in
+            guard waiters[key] == nil else { return false }
+            waiters[key] = []
+            return true
+        }
+        if taken { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let owned = waiters.withLock { waiters in
                 if waiters[key] == nil {
