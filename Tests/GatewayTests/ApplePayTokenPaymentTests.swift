@@ -1,6 +1,7 @@
 import ApplePaySandbox
 import Foundation
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 @testable import Gateway
@@ -98,6 +99,45 @@ struct ApplePayTokenPaymentTests {
             #expect(replay.status == .badRequest)
             #expect(replay.string("error.field") == PaymentProcessor.tokenField)
             #expect(replay.string("error.explanation")?.contains("REPLAYED") == true)
+        }
+    }
+
+    @Test("a retry gets the stored response after its token has left the signing window", arguments: StoreKind.allCases)
+    func retryAfterTokenExpired(store: StoreKind) async throws {
+        let now = Mutex(Date())
+        let gateway = try TestGateway(store: store, clock: { now.withLock { $0 } })
+        let token = try TestGateway.mintToken(amountMinorUnits: 5656)
+        let body = TestGateway.tokenBody(token, amount: "56.56")
+        try await gateway.application.test(.router) { client in
+            let first = try await client.put(TestGateway.path(order: "o-late-retry", transaction: "1"), body)
+            #expect(first.status == .created)
+            now.withLock { $0 += 3600 }
+            let retry = try await client.put(TestGateway.path(order: "o-late-retry", transaction: "1"), body)
+            #expect(retry.status == .created)
+            #expect(retry.body == first.body)
+            // Anywhere else the token is what it now is: too old.
+            let elsewhere = try await client.put(TestGateway.path(order: "o-late-other", transaction: "1"), body)
+            #expect(elsewhere.string("error.explanation")?.contains("SIGNING_TIME_OUTSIDE_WINDOW") == true, "\(elsewhere.body)")
+        }
+    }
+
+    @Test("a used token is REPLAYED on an order that already holds a declined transaction", arguments: StoreKind.allCases)
+    func replayOnExistingOrder(store: StoreKind) async throws {
+        let gateway = try TestGateway(store: store)
+        let token = try TestGateway.mintToken(amountMinorUnits: 5656)
+        let body = TestGateway.tokenBody(token, amount: "56.56")
+        try await gateway.application.test(.router) { client in
+            #expect(try await client.put(TestGateway.path(order: "o-used", transaction: "1"), body).status == .created)
+            let declined = try await client.put(
+                TestGateway.path(order: "o-declined", transaction: "1"),
+                TestGateway.cardBody(operation: "AUTHORIZE", amount: "57.57")
+            )
+            #expect(declined.string("response.gatewayCode") == "DECLINED")
+            let replay = try await client.put(TestGateway.path(order: "o-declined", transaction: "2"), body)
+            #expect(replay.string("error.explanation")?.contains("REPLAYED") == true, "\(replay.body)")
+            let order = try #require(try await gateway.services.store.order(merchantId: TestGateway.merchantId, orderId: "o-declined"))
+            #expect(order.version == 1)
+            #expect(order.state.status == .failed)
         }
     }
 

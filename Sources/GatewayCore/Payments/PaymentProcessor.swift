@@ -25,19 +25,46 @@ package struct PaymentProcessor: Sendable {
         }
     }
 
+    /// Optimistic, so a new order costs one store call (one database round trip): the request is
+    /// decided as the first transaction on a new order and written with that as its precondition.
+    /// The store refuses it, and says why, when it was not: a retry gets its stored response, an
+    /// order with earlier (declined) transactions is read and decided again, a replayed token is
+    /// refused. Nothing here has side effects before the write, so deciding twice is harmless.
     private func processLocked(_ request: PaymentRequest, _ context: Context, logger: Logger) async throws -> [UInt8] {
-        if let stored = try await store.transaction(
-            merchantId: context.merchant.id,
-            orderId: context.orderId,
-            transactionId: context.transactionId
-        ) {
-            return try context.retry(stored)
+        let card: ResolvedCard
+        do {
+            card = try await resolveCard(request, context)
+        } catch {
+            // A retry is answered as it was the first time, even when its token has expired since.
+            if let stored = try await storedTransaction(context) { return try context.retry(stored) }
+            throw error
         }
-        let existingOrder = try await store.order(merchantId: context.merchant.id, orderId: context.orderId)
-        if existingOrder?.hasSuccessfulInitialTransaction == true { throw PaymentRejection.orderAlreadySucceeded }
+        let outcome = await context.merchant.acquirer.process(card.acquirerRequest)
+        let firstTry = record(request, context, card: card, outcome: outcome, existingOrder: nil)
+        switch try await store.record(firstTry) {
+        case .orderChanged:
+            // The order exists: decide again on what it holds.
+            let existingOrder = try await store.order(merchantId: context.merchant.id, orderId: context.orderId)
+            if existingOrder?.hasSuccessfulInitialTransaction == true { throw PaymentRejection.orderAlreadySucceeded }
+            let secondTry = record(request, context, card: card, outcome: outcome, existingOrder: existingOrder)
+            return try await environment.commit(secondTry, context, logger: logger, card: card.details.maskedNumber)
+        case let firstOutcome:
+            return try environment.committed(firstTry, firstOutcome, context, logger: logger, card: card.details.maskedNumber)
+        }
+    }
 
-        let (card, acquirerRequest, applePayTransactionId, eci) = try await resolveCard(request, context)
-        let outcome = await context.merchant.acquirer.process(acquirerRequest)
+    private func storedTransaction(_ context: Context) async throws -> StoredTransaction? {
+        try await store.transaction(merchantId: context.merchant.id, orderId: context.orderId, transactionId: context.transactionId)
+    }
+
+    /// The transaction as decided on `existingOrder` (nil: a new order), with its response.
+    private func record(
+        _ request: PaymentRequest,
+        _ context: Context,
+        card: ResolvedCard,
+        outcome: AcquirerOutcome,
+        existingOrder: StoredOrder?
+    ) -> TransactionRecord {
         let now = environment.now()
         let order = OrderLedger.orderAfterInitial(
             outcome,
@@ -55,14 +82,14 @@ package struct PaymentProcessor: Sendable {
                 transactionSource: request.transactionSource,
                 transactionReference: request.transactionReference,
                 targetTransactionId: nil,
-                card: .details(card),
+                card: .details(card.details),
                 outcome: outcome,
                 order: order,
                 time: now,
                 echo: request.echo
             )
         )
-        let record = TransactionRecord(
+        return TransactionRecord(
             merchantId: context.merchant.id,
             orderId: context.orderId,
             transactionId: context.transactionId,
@@ -74,8 +101,8 @@ package struct PaymentProcessor: Sendable {
             amountMinorUnits: request.amount.minorUnits,
             currency: request.amount.currency.code,
             succeeded: outcome.succeeded,
-            eciIndicator: eci,
-            applePayTransactionId: applePayTransactionId,
+            eciIndicator: card.eci,
+            applePayTransactionId: card.applePayTransactionId,
             time: now,
             isInitial: true,
             transactionType: request.operation.transactionType,
@@ -84,15 +111,17 @@ package struct PaymentProcessor: Sendable {
             expectedOrderVersion: existingOrder?.version,
             order: order
         )
-        return try await environment.commit(record, context, logger: logger, card: card.maskedNumber)
     }
 
-    private func resolveCard(
-        _ request: PaymentRequest,
-        _ context: Context
-    ) async throws
-        -> (CardDetails, AcquirerRequest, applePayTransactionId: String?, eci: String?)
-    {
+    /// The card a request pays with, as the response shows it and the acquirer is asked.
+    private struct ResolvedCard {
+        var details: CardDetails
+        var acquirerRequest: AcquirerRequest
+        var applePayTransactionId: String?
+        var eci: String?
+    }
+
+    private func resolveCard(_ request: PaymentRequest, _ context: Context) async throws -> ResolvedCard {
         switch request.source {
         case .card(let card):
             let details = CardDetails(
@@ -109,7 +138,7 @@ package struct PaymentProcessor: Sendable {
                 securityCode: card.securityCode,
                 isDevicePayment: false
             )
-            return (details, acquirerRequest, nil, nil)
+            return ResolvedCard(details: details, acquirerRequest: acquirerRequest)
         case .devicePayment(let device):
             let details = CardDetails(
                 maskedNumber: CardNumberMask.mask(device.number),
@@ -130,10 +159,10 @@ package struct PaymentProcessor: Sendable {
                 securityCode: nil,
                 isDevicePayment: true
             )
-            return (details, acquirerRequest, nil, device.eciIndicator)
+            return ResolvedCard(details: details, acquirerRequest: acquirerRequest, eci: device.eciIndicator)
         case .applePayToken(let token, let applicationData):
             let decrypted = try await decrypt(token, context)
-            try await checkTransaction(decrypted, request: request, applicationData: applicationData)
+            try checkTransaction(decrypted, request: request, applicationData: applicationData)
             let payment = decrypted.paymentData
             guard let expiry = CardExpiry(applePayDate: payment.applicationExpirationDate) else {
                 throw PaymentRejection.token(.malformedExpiry)
@@ -155,7 +184,12 @@ package struct PaymentProcessor: Sendable {
                 securityCode: nil,
                 isDevicePayment: true
             )
-            return (details, acquirerRequest, decrypted.transactionId, payment.eciIndicator)
+            return ResolvedCard(
+                details: details,
+                acquirerRequest: acquirerRequest,
+                applePayTransactionId: decrypted.transactionId,
+                eci: payment.eciIndicator
+            )
         }
     }
 
@@ -171,15 +205,13 @@ package struct PaymentProcessor: Sendable {
         }
     }
 
-    /// Apple's steps 5 and 6: not seen before, same currency and amount, same applicationData.
+    /// Apple's steps 5 and 6: same currency and amount, same applicationData. "Not seen before"
+    /// is the store's: the replay record is written with the transaction, and a used id refuses it.
     private func checkTransaction(
         _ token: DecryptedPaymentToken,
         request: PaymentRequest,
         applicationData: [UInt8]?
-    )
-        async throws
-    {
-        if try await store.isApplePayTransactionUsed(token.transactionId) { throw PaymentRejection.token(.replayed) }
+    ) throws {
         let payment = token.paymentData
         let currency = request.amount.currency
         guard payment.currencyCode == currency.numericCode else {

@@ -41,4 +41,14 @@ package struct ProcessingEnvironment: Sendable {
     {
         try await store.commit(record, context, logger: logger, observer: observer, card: card)
     }
+
+    func committed(
+        _ record: TransactionRecord,
+        _ outcome: RecordOutcome,
+        _ context: TransactionContext,
+        logger: Logger,
+        card: String? = nil
+    ) throws -> [UInt8] {
+        try store.committed(record, outcome, context, logger: logger, observer: observer, card: card)
+    }
 }

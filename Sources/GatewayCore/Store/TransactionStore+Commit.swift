@@ -12,7 +12,19 @@ extension TransactionStore {
     )
         async throws -> [UInt8]
     {
-        switch try await self.record(record) {
+        try committed(record, try await self.record(record), context, logger: logger, observer: observer, card: card)
+    }
+
+    /// The body the client gets for a record the store answered with `outcome`.
+    func committed(
+        _ record: TransactionRecord,
+        _ outcome: RecordOutcome,
+        _ context: TransactionContext,
+        logger: Logger,
+        observer: any PaymentObserver,
+        card: String? = nil
+    ) throws -> [UInt8] {
+        switch outcome {
         case .recorded:
             var metadata: Logger.Metadata = [
                 "merchant": "\(record.merchantId)", "orderId": "\(record.orderId)",
