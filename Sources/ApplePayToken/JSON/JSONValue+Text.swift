@@ -18,10 +18,10 @@ extension JSONValue {
 
     private func write(into output: inout [UInt8]) {
         switch self {
-        case .null: output += Array("null".utf8)
-        case .bool(let value): output += Array((value ? "true" : "false").utf8)
-        case .integer(let value): output += Array(String(value).utf8)
-        case .double(let value): output += Array((value.isFinite ? "\(value)" : "null").utf8)
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .integer(let value): output.append(contentsOf: String(value).utf8)
+        case .double(let value): output.append(contentsOf: (value.isFinite ? "\(value)" : "null").utf8)
         case .string(let value): Self.writeString(value, into: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
@@ -32,11 +32,12 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            // Sorted pairs, not sorted keys looked up again: one hash lookup fewer per member.
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeString(key, into: &output)
+                Self.writeString(member.key, into: &output)
                 output.append(UInt8(ascii: ":"))
-                members[key]!.write(into: &output)
+                member.value.write(into: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
@@ -52,24 +53,28 @@ extension JSONValue {
 
     private static func writeString(_ value: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Copy runs of plain bytes whole: a token is 4 KB of text with a few dozen quotes in it.
-        let bytes = Array(value.utf8)
-        var runStart = 0
-        for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-            output += bytes[runStart..<index]
-            runStart = index + 1
-            switch byte {
-            case 0x22: output += [0x5C, 0x22]
-            case 0x5C: output += [0x5C, 0x5C]
-            case 0x0A: output += [0x5C, UInt8(ascii: "n")]
-            case 0x0D: output += [0x5C, UInt8(ascii: "r")]
-            case 0x09: output += [0x5C, UInt8(ascii: "t")]
-            default:
-                let hex = Array("0123456789abcdef".utf8)
-                output += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+        var value = value
+        // Copy runs of plain bytes whole, from the string's own storage: a token is 4 KB of text
+        // with a few dozen quotes in it.
+        value.withUTF8 { bytes in
+            var runStart = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case 0x22: output.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    output.append(contentsOf: "\\u00".utf8)
+                    output.append(contentsOf: [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+                }
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
-        output += bytes[runStart...]
         output.append(UInt8(ascii: "\""))
     }
 }

@@ -16,9 +16,18 @@ struct MerchantAuthentication: Sendable {
     }
 
     /// The user and password of an `Authorization: Basic` header.
+    /// The scheme is matched without case, as RFC 9110 says; the bytes are read as bytes
+    /// (Foundation's case folding and character sets cost more than the rest of the check).
     static func basicCredentials(_ request: Request) -> (user: String, password: String)? {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
-            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+        guard let header = request.headers[.authorization] else { return nil }
+        let bytes = Array(header.utf8)
+        guard bytes.count > 6, bytes[5] == UInt8(ascii: " "),
+            zip(bytes[..<5], "basic".utf8).allSatisfy({ $0 | 0x20 == $1 })
+        else { return nil }
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes[6...].firstIndex(where: { !isBlank($0) }),
+            let last = bytes[6...].lastIndex(where: { !isBlank($0) }),
+            let decoded = Data(base64Encoded: Data(bytes[first...last])),
             let credentials = String(data: decoded, encoding: .utf8),
             let separator = credentials.firstIndex(of: ":")
         else { return nil }

@@ -105,20 +105,3 @@ struct TransactionResponse {
         return echo.overlaid(with: .object(body))
     }
 }
-
-enum Timestamp {
-    /// ISO 8601 in UTC with milliseconds, as MPGS writes times.
-    static func string(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
-            .replacingOccurrences(of: "+0000", with: "Z")
-    }
-
-    /// The acquirer batch: the UTC date as yyyyMMdd.
-    static func batch(_ date: Date) -> Int {
-        let calendar = Calendar(identifier: .gregorian)
-        var utc = calendar
-        utc.timeZone = TimeZone(identifier: "UTC")!
-        let parts = utc.dateComponents([.year, .month, .day], from: date)
-        return (parts.year ?? 0) * 10000 + (parts.month ?? 0) * 100 + (parts.day ?? 0)
-    }
-}

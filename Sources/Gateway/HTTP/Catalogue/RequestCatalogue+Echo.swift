@@ -4,14 +4,13 @@ extension RequestCatalogue {
     /// What a response returns of a checked request: the catalogued fields under the echo
     /// prefixes, as sent; secret fields (card data, cryptograms) never.
     func echo(of request: JSONValue, shape: FieldShape) -> JSONValue {
-        Self.project(request, shape: shape) { !$0.isSecret && Self.path($0.path, isUnder: echoPrefixes) } ?? .object([:])
+        Self.project(request, shape: shape) { $0.isEchoed } ?? .object([:])
     }
 
     /// The description of the order an earlier response gave (billing, customer, shipping,
     /// order.description, ...), which later responses and Retrieve Order repeat.
     func orderEcho(of response: JSONValue) -> JSONValue {
-        Self.project(response, shape: everyField) { !$0.isSecret && Self.path($0.path, isUnder: orderPrefixes) }
-            ?? .object([:])
+        Self.project(response, shape: everyField) { $0.staysOnOrder } ?? .object([:])
     }
 
     /// The parts of `value` whose catalogued field `keep` accepts; nil when nothing is left.

@@ -10,6 +10,10 @@ struct CatalogueField: Sendable, Hashable {
     let versions: ClosedRange<Int>
     /// Card data and cryptograms: never echoed, never quoted in an error.
     let isSecret: Bool
+    /// Returned in the response as sent (under an `@echo` prefix, and not secret).
+    var isEchoed = false
+    /// Echoed and describing the order, so later responses repeat it (under an `@order` prefix).
+    var staysOnOrder = false
 
     var components: [Substring] { path.split(separator: ".") }
 }
@@ -61,6 +65,11 @@ struct RequestCatalogue: Sendable {
             case "@order": order += words.dropFirst()
             default: fields.append(try Self.field(words, line: index + 1))
             }
+        }
+        // Decided once here, not per request: the echo projection asks for every field it meets.
+        for index in fields.indices where !fields[index].isSecret {
+            fields[index].isEchoed = Self.path(fields[index].path, isUnder: echo)
+            fields[index].staysOnOrder = Self.path(fields[index].path, isUnder: order)
         }
         self.fields = fields
         self.echoPrefixes = echo
