@@ -23,6 +23,7 @@ public enum GatewayService {
     /// the requests in flight finish (for at most `server.shutdownGracePeriodSeconds`, then they
     /// are cancelled), and closes the store.
     public static func serve(_ overrides: Overrides) async throws {
+        _ = EventLoopExecutor.installed
         let configuration = try await loadConfiguration(overrides)
         let logger = makeLogger(configuration)
         let services = try GatewayDependencies(configuration: configuration)
