@@ -88,6 +88,8 @@ struct JSONParser {
             index += 1
             return try Self.utf8(scalars)
         }
+        // Escapes: runs of plain bytes between them are copied whole (a token embedded as a
+        // string is 4 KB with a quote escaped every few dozen bytes).
         var decoded = Array(scalars)
         while true {
             guard index < bytes.count else { throw Failure() }
@@ -102,7 +104,13 @@ struct JSONParser {
             case ..<0x20:
                 throw Failure()
             default:
-                decoded.append(byte)
+                let runStart = index - 1
+                while index < bytes.count, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "\""),
+                    bytes[index] != UInt8(ascii: "\\")
+                {
+                    index += 1
+                }
+                decoded.append(contentsOf: bytes[runStart..<index])
             }
         }
     }
