@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOPosix
 
@@ -5,11 +6,28 @@ import NIOPosix
 ///
 /// Hummingbird reads a request on an event loop and hands it to a task; by default that task
 /// runs on Swift's own thread pool, and its response goes back to the event loop: two thread
-/// switches per request, each a futex wake and a context switch. Measured with
-/// `scripts/bench-http`, they cost about a quarter of a plain-card AUTHORIZE. With the event
+/// switches per request, each a futex wake and a context switch. With the event
 /// loops as the global executor the task runs where its bytes arrived. Nothing the gateway runs
 /// in a task blocks a thread: SQLite works on its own queues, and PostgreSQL is NIO already.
 enum EventLoopExecutor {
     /// Installed at most once per process (NIO traps on a second try), before the server starts.
-    static let installed: Bool = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    static let installed: Bool = {
+        // One event loop per CPU the process may run on. NIO counts the machine's CPUs (less a
+        // cgroup quota); pinned to fewer, extra loops only take turns on the same CPUs, and a
+        // request waits for the scheduler's time slice in between.
+        if let allowed = allowedCPUCount() { NIOSingletons.groupLoopCountSuggestion = allowed }
+        return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }()
+
+    /// The CPUs this process's affinity mask allows (taskset, a CPU manager's pinning), from
+    /// `Cpus_allowed` in /proc/self/status; nil where there is no such file.
+    private static func allowedCPUCount() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") })
+        else { return nil }
+        let count = line.dropFirst("Cpus_allowed:".count).reduce(0) { count, character in
+            count + (character.hexDigitValue.map { $0.nonzeroBitCount } ?? 0)
+        }
+        return count > 0 ? min(count, System.coreCount) : nil
+    }
 }
