@@ -15,7 +15,10 @@ enum EventLoopExecutor {
         // One event loop per CPU the process may run on. NIO counts the machine's CPUs (less a
         // cgroup quota); pinned to fewer, extra loops only take turns on the same CPUs, and a
         // request waits for the scheduler's time slice in between.
-        if let allowed = allowedCPUCount() { NIOSingletons.groupLoopCountSuggestion = allowed }
+        // NIO's own NIO_SINGLETON_GROUP_LOOP_COUNT, when an operator sets it, wins.
+        if ProcessInfo.processInfo.environment["NIO_SINGLETON_GROUP_LOOP_COUNT"] == nil, let allowed = allowedCPUCount() {
+            NIOSingletons.groupLoopCountSuggestion = allowed
+        }
         return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }()
 
