@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "gateway", targets: ["GatewayCLI"]),
         .executable(name: "token-bench", targets: ["TokenBenchmark"]),
         .executable(name: "http-bench-tokens", targets: ["GatewayBenchmark"]),
+        .executable(name: "http-bench-rate", targets: ["RateBenchmark"]),
         .executable(name: "token-fuzz", targets: ["TokenFuzzer"]),
     ],
     dependencies: [
@@ -134,6 +135,8 @@ let package = Package(
             name: "GatewayBenchmark",
             dependencies: ["ApplePaySandbox", "ApplePayToken"]
         ),
+        // The constant-rate load behind scripts/bench-http's p99_half_load_ms: one thread, poll(2).
+        .executableTarget(name: "RateBenchmark"),
         .testTarget(
             name: "ApplePayTokenTests",
             dependencies: [
