@@ -46,6 +46,7 @@ struct OrderOperationsTests {
             #expect(first.string("order.status") == "PARTIALLY_CAPTURED")
             #expect(first.value("order.totalCapturedAmount") as? Double == 40)
             #expect(first.string("sourceOfFunds.provided.card.number") == "512345xxxxxx0008")
+            #expect(auth.isCanonicalJSON && first.isCanonicalJSON)
 
             let tooMuch = try await client.put(TestGateway.path(order: order, transaction: "c2"), Self.followOn("CAPTURE", amount: "60.01"))
             #expect(tooMuch.status == .badRequest)
@@ -63,6 +64,7 @@ struct OrderOperationsTests {
             let full = try await client.put(TestGateway.path(order: order, transaction: "r3"), Self.followOn("REFUND", amount: "70.00"))
             #expect(full.string("order.status") == "REFUNDED")
             #expect(full.value("order.totalRefundedAmount") as? Double == 100)
+            #expect(refund.isCanonicalJSON && full.isCanonicalJSON)
 
             let stored = try await client.send("/api/rest/version/100/merchant/TESTMERCHANT/order/\(order)", method: .get)
             #expect((stored.value("transaction") as? [Any])?.count == 5)

@@ -40,6 +40,7 @@ struct ResponseEchoTests {
         try await gateway.application.test(.router) { client in
             let authorize = try await client.put(TestGateway.path(order: "echo", transaction: "1"), body)
             #expect(authorize.status == .created)
+            #expect(authorize.isCanonicalJSON)
             #expect(authorize.string("billing.address.city") == "Springfield")
             #expect(authorize.string("customer.email") == "jane@example.com")
             #expect(authorize.string("shipping.contact.firstName") == "John")
@@ -61,6 +62,7 @@ struct ResponseEchoTests {
                 ])
             )
             #expect(capture.status == .created)
+            #expect(capture.isCanonicalJSON)
             #expect(capture.string("billing.address.city") == "Springfield")
             #expect(capture.string("customer.email") == "new@example.com")
             #expect(capture.string("customer.firstName") == "Jane")

@@ -30,6 +30,7 @@ struct SimulatorTests {
                 TestGateway.tokenBody(token, amount: amount)
             )
             #expect(exchange.status == .created)  // declines are processed transactions too
+            #expect(exchange.isCanonicalJSON)
             #expect(exchange.string("response.gatewayCode") == gatewayCode)
             #expect(exchange.string("result") == result)
             #expect(exchange.string("response.acquirerCode") == acquirerCode)
@@ -66,6 +67,7 @@ struct SimulatorTests {
             #expect(exchange.status == .created)
             #expect(exchange.string("response.gatewayCode") == gatewayCode)
             #expect(exchange.string("response.cardSecurityCode.gatewayCode") == csc)
+            #expect(exchange.isCanonicalJSON)
             #expect(exchange.string("sourceOfFunds.provided.card.number") == "512345xxxxxx0008")
             #expect(exchange.value("sourceOfFunds.provided.card.encryption") == nil)
         }

@@ -16,7 +16,8 @@ extension JSONValue {
         return output
     }
 
-    private func write(into output: inout [UInt8]) {
+    /// Appends ``serialized()``'s bytes: for writers that build larger documents around values.
+    package func write(into output: inout [UInt8]) {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
@@ -51,7 +52,8 @@ extension JSONValue {
         return String(decoding: output, as: UTF8.self)
     }
 
-    private static func writeString(_ value: String, into output: inout [UInt8]) {
+    /// Appends `value` as a JSON string literal, quotes included.
+    package static func writeString(_ value: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var value = value
         // Copy runs of plain bytes whole, from the string's own storage: a token is 4 KB of text

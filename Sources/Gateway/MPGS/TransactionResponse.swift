@@ -5,7 +5,7 @@ import GatewayCore
 /// The MPGS transaction response body: what the core's receipts look like on the wire.
 struct MPGSResponseEncoder: TransactionResponseEncoding {
     func encode(_ receipt: TransactionReceipt) -> [UInt8] {
-        TransactionResponse(receipt).json.serialized()
+        TransactionResponse(receipt).serialized()
     }
 }
 
@@ -54,54 +54,71 @@ struct TransactionResponse {
         echo = earlier.overlaid(with: (try? JSONValue(parsing: receipt.echo.bytes)) ?? .object([:]))
     }
 
+    /// The body's bytes: the gateway's members laid over the echo (what the gateway decided wins
+    /// over what the request said) and written without a dictionary between; the same bytes as
+    /// `json.serialized()`.
+    func serialized() -> [UInt8] {
+        members.laid(over: echo).serialized()
+    }
+
     var json: JSONValue {
+        echo.overlaid(with: members.jsonValue)
+    }
+
+    private var members: JSONMembers {
         let currency = amount.currency
         func money(_ minorUnits: Int64) -> JSONValue { .double(Amount(minorUnits: minorUnits, currency: currency).majorUnits) }
-        let timestamp = JSONValue.string(Timestamp.string(time))
+        let timeText = Timestamp.string(time)
+        let timestamp = JSONValue.string(timeText)
 
-        var orderJSON = order.jsonFields(orderId: orderId, lastUpdatedTime: time)
-        orderJSON["authenticationStatus"] = .string("AUTHENTICATION_NOT_IN_EFFECT")
-        orderJSON["certainty"] = .string("FINAL")
+        var orderJSON = order.jsonMembers(orderId: orderId, lastUpdated: timeText)
+        orderJSON.set("authenticationStatus", .string("AUTHENTICATION_NOT_IN_EFFECT"))
+        orderJSON.set("certainty", .string("FINAL"))
 
-        var transaction: [String: JSONValue] = [
+        var transaction = JSONMembers([
             "id": .string(transactionId), "type": .string(transactionType.rawValue),
             "amount": money(amount.minorUnits), "currency": .string(currency.code),
             "source": .string(transactionSource),
-            "acquirer": .object([
+            "authenticationStatus": .string("AUTHENTICATION_NOT_IN_EFFECT"),
+        ])
+        transaction.set(
+            "acquirer",
+            JSONMembers([
                 "id": .string("SIMULATOR_ACQUIRER"), "merchantId": .string(merchantId),
                 "batch": .integer(Int64(Timestamp.batch(time))),
-            ]),
-            "authenticationStatus": .string("AUTHENTICATION_NOT_IN_EFFECT"),
-        ]
-        if let reference = transactionReference { transaction["reference"] = .string(reference) }
-        if let target = targetTransactionId { transaction["targetTransactionId"] = .string(target) }
+            ])
+        )
+        if let reference = transactionReference { transaction.set("reference", .string(reference)) }
+        if let target = targetTransactionId { transaction.set("targetTransactionId", .string(target)) }
 
-        var response: [String: JSONValue] = [
+        var response = JSONMembers([
             "gatewayCode": .string(outcome.gatewayCode.rawValue),
             "gatewayRecommendation": .string(outcome.succeeded ? "PROCEED" : "DO_NOT_PROCEED"),
-        ]
-        if let code = outcome.acquirerCode { response["acquirerCode"] = .string(code) }
-        if let message = outcome.acquirerMessage { response["acquirerMessage"] = .string(message) }
+        ])
+        if let code = outcome.acquirerCode { response.set("acquirerCode", .string(code)) }
+        if let message = outcome.acquirerMessage { response.set("acquirerMessage", .string(message)) }
         if let csc = outcome.securityCodeResult {
-            response["cardSecurityCode"] = .object(["gatewayCode": .string(csc.rawValue)])
+            response.set("cardSecurityCode", .object(["gatewayCode": .string(csc.rawValue)]))
         }
 
-        var body: [String: JSONValue] = [
-            "merchant": .string(merchantId), "result": .string(outcome.result.rawValue), "response": .object(response),
-            "order": .object(orderJSON), "sourceOfFunds": sourceOfFunds, "timeOfRecord": timestamp,
+        var body = JSONMembers([
+            "merchant": .string(merchantId), "result": .string(outcome.result.rawValue),
+            "sourceOfFunds": sourceOfFunds, "timeOfRecord": timestamp,
             "timeOfLastUpdate": timestamp, "version": .string(version),
             "gatewayEntryPoint": .string("WEB_SERVICES_API"),
-        ]
+        ])
+        body.set("response", response)
+        body.set("order", orderJSON)
         if let authorizationCode = outcome.authorizationCode, let receipt = outcome.receipt, let stan = outcome.stan {
-            transaction["authorizationCode"] = .string(authorizationCode)
-            transaction["receipt"] = .string(receipt)
-            transaction["stan"] = .string(stan)
-            body["authorizationResponse"] = .object([
-                "stan": .string(stan), "responseCode": .string(outcome.acquirerCode ?? "00"),
-            ])
+            transaction.set("authorizationCode", .string(authorizationCode))
+            transaction.set("receipt", .string(receipt))
+            transaction.set("stan", .string(stan))
+            body.set(
+                "authorizationResponse",
+                .object(["stan": .string(stan), "responseCode": .string(outcome.acquirerCode ?? "00")])
+            )
         }
-        body["transaction"] = .object(transaction)
-        // What the gateway decided wins over what the request said.
-        return echo.overlaid(with: .object(body))
+        body.set("transaction", transaction)
+        return body
     }
 }

@@ -167,6 +167,13 @@ struct Exchange {
         value(path) as? String
     }
 
+    /// Whether the body is written as the gateway writes every JSON body: compact, keys sorted,
+    /// so the same response always has the same bytes.
+    var isCanonicalJSON: Bool {
+        guard let value = try? JSONValue(parsing: Array(body.utf8)) else { return false }
+        return value.serialized() == Array(body.utf8)
+    }
+
     func value(_ path: String) -> Any? {
         var current: Any? = json
         for key in path.split(separator: ".") { current = (current as? [String: Any])?[String(key)] }
