@@ -35,7 +35,8 @@ struct JSONMembersTests {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<500 {
             let members = Self.randomMembers(depth: 2, using: &generator)
-            let base = Bool.random(using: &generator)
+            let base =
+                Bool.random(using: &generator)
                 ? Self.randomMembers(depth: 2, using: &generator).jsonValue : Self.leaves.randomElement(using: &generator)!
             #expect(members.laid(over: base).serialized() == base.overlaid(with: members.jsonValue).serialized())
         }
