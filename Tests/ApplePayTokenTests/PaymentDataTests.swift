@@ -16,6 +16,13 @@ struct PaymentDataTests {
         #expect(CardNumberMask.mask("5204245250001488") == "520424xxxxxx1488")
         #expect(CardNumberMask.mask("4111111111111111111") == "411111xxxxxxxxx1111")
         #expect(CardNumberMask.mask("1234") == "xxxx")
+        #expect(CardNumberMask.mask("12345678901") == "123456x8901")
+        #expect(CardNumberMask.mask("1234567890") == "xxxxxxxxxx")
+        #expect(CardNumberMask.mask("") == "")
+        // Anything but ASCII digits is masked by Characters: a combining accent stays with its digit.
+        #expect(CardNumberMask.mask("5204 2452 5000 1488") == "5204 2xxxxxxxxx1488")
+        #expect(CardNumberMask.mask("52042452500014\u{0301}88") == "520424xxxxxx14\u{0301}88")
+        #expect(CardNumberMask.mask("\u{FF15}204245250001488") == "\u{FF15}20424xxxxxx1488")
     }
 
     @Test("jsonValue masks unless asked, and keeps unknown keys at both levels")

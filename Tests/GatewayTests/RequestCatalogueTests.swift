@@ -126,6 +126,16 @@ struct RequestCatalogueTests {
         }
     }
 
+    @Test("letter-and-digit rules take exactly CharacterSet's alphanumerics among ASCII, and nothing beyond ASCII")
+    func alphanumericRules() {
+        for value in UInt32(0)..<0x3000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let alphanumeric = scalar.isASCII && CharacterSet.alphanumerics.contains(scalar)
+            #expect(FieldFormat.CharacterRule.alnum.allows(scalar) == alphanumeric, "U+\(String(value, radix: 16))")
+            #expect(FieldFormat.CharacterRule.alnumspace.allows(scalar) == (alphanumeric || scalar == " "))
+        }
+    }
+
     @Test("every catalogued field with a wrong format gets its own field-named error")
     func wrongFormatTable() async throws {
         #expect(Self.wrongFormats.count >= 380)
