@@ -55,14 +55,10 @@ struct TransactionResponse {
     }
 
     /// The body's bytes: the gateway's members laid over the echo (what the gateway decided wins
-    /// over what the request said) and written without a dictionary between; the same bytes as
-    /// `json.serialized()`.
+    /// over what the request said), written without a dictionary between, in the bytes
+    /// `JSONValue.serialized()` gives for the same object.
     func serialized() -> [UInt8] {
         members.laid(over: echo).serialized()
-    }
-
-    var json: JSONValue {
-        echo.overlaid(with: members.jsonValue)
     }
 
     private var members: JSONMembers {
