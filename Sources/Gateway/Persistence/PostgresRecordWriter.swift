@@ -65,36 +65,21 @@ enum PostgresRecordWriter {
 
         func makeBindings() -> PostgresBindings {
             let order = record.order
-            var bindings = PostgresBindings(capacity: Self.bindingDataTypes.count)
-            bindings.append(record.merchantId)
-            bindings.append(record.orderId)
-            bindings.append(record.transactionId)
-            bindings.append(record.operation.rawValue)
-            bindings.append(ByteBuffer(bytes: record.requestHash))
-            bindings.append(ByteBuffer(bytes: record.responseBody))
-            bindings.append(record.result.rawValue)
-            bindings.append(record.gatewayCode.rawValue)
-            bindings.append(record.amountMinorUnits)
-            bindings.append(record.currency)
-            bindings.append(record.eciIndicator)
-            bindings.append(record.applePayTransactionId)
-            bindings.append(record.time.milliseconds)
-            bindings.append(record.transactionType.rawValue)
-            bindings.append(record.succeeded)
-            bindings.append(record.targetTransactionId)
-            bindings.append(record.voidedTransactionId != nil)
-            bindings.append(record.isInitial)
-            bindings.append(record.expectedOrderVersion)
-            bindings.append(order.currency)
-            bindings.append(order.amountMinorUnits)
-            bindings.append(order.status.rawValue)
-            bindings.append(order.totalAuthorizedMinorUnits)
-            bindings.append(order.totalCapturedMinorUnits)
-            bindings.append(order.totalRefundedMinorUnits)
-            bindings.append(order.walletProvider)
-            bindings.append(order.reference)
-            bindings.append(order.creationTime.milliseconds)
-            bindings.append(record.opensOrder)
+            // In the function's parameter order; nil binds NULL.
+            let values: [(any PostgresDynamicTypeEncodable)?] = [
+                record.merchantId, record.orderId, record.transactionId, record.operation.rawValue,
+                ByteBuffer(bytes: record.requestHash), ByteBuffer(bytes: record.responseBody), record.result.rawValue,
+                record.gatewayCode.rawValue, record.amountMinorUnits, record.currency, record.eciIndicator,
+                record.applePayTransactionId, record.time.milliseconds, record.transactionType.rawValue, record.succeeded,
+                record.targetTransactionId, record.voidedTransactionId != nil, record.isInitial, record.expectedOrderVersion,
+                order.currency, order.amountMinorUnits, order.status.rawValue, order.totalAuthorizedMinorUnits,
+                order.totalCapturedMinorUnits, order.totalRefundedMinorUnits, order.walletProvider, order.reference,
+                order.creationTime.milliseconds, record.opensOrder,
+            ]
+            var bindings = PostgresBindings(capacity: values.count)
+            for value in values {
+                if let value { bindings.append(value) } else { bindings.appendNull() }
+            }
             return bindings
         }
 
