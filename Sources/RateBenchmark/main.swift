@@ -98,7 +98,7 @@ final class Connection {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { fail("connect: \(errno)") }
+        guard connected == 0 else { fail("cannot connect to \(host):\(port): \(String(cString: strerror(errno)))") }
         var on: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
@@ -224,7 +224,8 @@ while answered < count {
 
 latencies.sort()
 func percentile(_ p: Double, of sorted: [Double]) -> String {
-    String(format: "%.2f", sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))])
+    guard !sorted.isEmpty else { return "nan" }  // no bodies, so nothing was sent
+    return String(format: "%.2f", sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))])
 }
 if let first = failures.first {
     printError("constant_rate: \(failures.count) non-201 answers, first: \(first)")
