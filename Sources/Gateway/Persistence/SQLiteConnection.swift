@@ -11,9 +11,15 @@ final class SQLiteConnection {
         var isConstraintViolation: Bool { code & 0xFF == SQLITE_CONSTRAINT }
     }
 
+    /// A compiled statement, and its result columns by name once a caller has asked for them.
+    private struct Prepared {
+        let statement: OpaquePointer
+        var columns: [String: Int]?
+    }
+
     private let handle: OpaquePointer
     /// Prepared statements by SQL text: the gateway runs the same few statements over and over.
-    private var statements: [String: OpaquePointer] = [:]
+    private var statements: [String: Prepared] = [:]
     private var isClosed = false
 
     init(path: String) throws {
@@ -37,15 +43,22 @@ final class SQLiteConnection {
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for prepared in statements.values { sqlite3_finalize(prepared.statement) }
         statements = [:]
         sqlite3_close_v2(handle)
     }
 
+    /// Runs SQL text as it is, any number of statements, compiling it anew (migrations, pragmas).
     func execute(_ sql: String) throws {
         guard !isClosed else { throw Self.closedFailure }
         let status = sqlite3_exec(handle, sql, nil, nil, nil)
         guard status == SQLITE_OK else { throw failure(status) }
+    }
+
+    /// Runs one statement that returns no rows (BEGIN, COMMIT, SAVEPOINT, ...), compiled once:
+    /// every group commit runs several, and compiling each again cost more than running it.
+    func run(_ sql: String) throws {
+        try query(sql)
     }
 
     /// Runs a statement with bound values, returning each row's columns.
@@ -81,33 +94,42 @@ final class SQLiteConnection {
 
     /// Like ``query(_:_:)``, with each row's columns read by name.
     func rows(_ sql: String, _ values: [SQLiteValue] = []) throws -> [SQLiteRow] {
-        let statement = try prepared(sql)
-        let count = sqlite3_column_count(statement)
-        let names = Dictionary(
-            uniqueKeysWithValues: (0..<count).map { (String(cString: sqlite3_column_name(statement, $0)), Int($0)) }
-        )
+        let names = try columns(sql)
         return try query(sql, values).map { SQLiteRow(columns: names, values: $0) }
+    }
+
+    /// A statement's result columns by name, read from SQLite once per statement.
+    private func columns(_ sql: String) throws -> [String: Int] {
+        let statement = try prepared(sql)
+        if let names = statements[sql]?.columns { return names }
+        let names = Dictionary(
+            uniqueKeysWithValues: (0..<sqlite3_column_count(statement)).map {
+                (String(cString: sqlite3_column_name(statement, $0)), Int($0))
+            }
+        )
+        statements[sql]?.columns = names
+        return names
     }
 
     private func prepared(_ sql: String) throws -> OpaquePointer {
         guard !isClosed else { throw Self.closedFailure }
-        if let statement = statements[sql] { return statement }
+        if let prepared = statements[sql] { return prepared.statement }
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard status == SQLITE_OK, let statement else { throw failure(status) }
-        statements[sql] = statement
+        statements[sql] = Prepared(statement: statement)
         return statement
     }
 
     /// Runs `body` inside BEGIN IMMEDIATE ... COMMIT, rolling back if it throws.
     func transaction<Result>(_ body: () throws -> Result) throws -> Result {
-        try execute("BEGIN IMMEDIATE")
+        try run("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            try? run("ROLLBACK")
             throw error
         }
     }

@@ -115,15 +115,15 @@ final class SQLiteGroupCommit: Sendable {
     /// One record's writes, undone alone when they conflict or fail.
     private func writeInSavepoint(_ record: TransactionRecord) -> Result<RecordOutcome, any Error> {
         Result {
-            try connection.execute("SAVEPOINT record")
+            try connection.run("SAVEPOINT record")
             do {
                 let outcome = try SQLiteRecordWriter.write(record, connection)
-                if outcome != .recorded { try connection.execute("ROLLBACK TO record") }
-                try connection.execute("RELEASE record")
+                if outcome != .recorded { try connection.run("ROLLBACK TO record") }
+                try connection.run("RELEASE record")
                 return outcome
             } catch {
-                try? connection.execute("ROLLBACK TO record")
-                try? connection.execute("RELEASE record")
+                try? connection.run("ROLLBACK TO record")
+                try? connection.run("RELEASE record")
                 throw error
             }
         }
