@@ -1,12 +1,19 @@
 import CSQLite
 import Dispatch
 import Foundation
+import NIOPosix
 import Synchronization
 
 /// Writes transaction records in group commits: every record that arrives while a commit is on
 /// its way to disk waits for the next one, and the whole batch shares one transaction and one
 /// fsync. Each record runs inside its own SAVEPOINT, so a record that loses a race (a duplicate
 /// transaction id, a replayed Apple Pay token) is undone alone and answered with its outcome.
+///
+/// A commit starts only once an event loop has run the work already queued on it: the requests
+/// that arrived together are decided first and commit together. Started at once, on a server
+/// with one core, the writer thread took the core from the loop after each fsync and committed
+/// the one or two requests decided meanwhile: 1.6 token AUTHORIZEs per fdatasync, 14.6 page
+/// writes and 4 context switches per request (perf stat).
 final class SQLiteGroupCommit: Sendable {
     private typealias Waiter = (record: TransactionRecord, continuation: CheckedContinuation<RecordOutcome, any Error>)
 
@@ -16,6 +23,8 @@ final class SQLiteGroupCommit: Sendable {
         /// Record time of the last pruning of old replay records.
         var lastPrune: Int64?
         var closed = false
+        /// `close()`, waiting for the commit under way to end.
+        var closing: CheckedContinuation<Void, Never>?
     }
 
     // Used only on `queue`, never concurrently.
@@ -46,7 +55,15 @@ final class SQLiteGroupCommit: Sendable {
                 state.committing = true
                 return true
             }
-            if startCommitter { queue.async { self.commitUntilIdle() } }
+            if startCommitter { scheduleCommit() }
+        }
+    }
+
+    /// Queues the next commit behind the work an event loop already has (the current loop when
+    /// called on one), then on the writer's queue.
+    private func scheduleCommit() {
+        MultiThreadedEventLoopGroup.singleton.any().execute {
+            self.queue.async { self.commitNextBatch() }
         }
     }
 
@@ -64,27 +81,43 @@ final class SQLiteGroupCommit: Sendable {
     /// Refuses new records, lets the commits already queued finish, folds the write-ahead log
     /// into the database file and closes the connection.
     func close() async {
-        state.withLock { $0.closed = true }
+        // Records already submitted are still committed: the committer closes the connection
+        // when it has none left.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            // The queue is serial: this runs after every commit that was already scheduled.
-            queue.async {
-                try? self.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                self.connection.close()
-                continuation.resume()
+            let closeNow = state.withLock { state in
+                state.closed = true
+                guard state.committing else { return true }
+                state.closing = continuation
+                return false
             }
+            if closeNow { queue.async { self.closeConnection(continuation) } }
         }
     }
 
-    private func commitUntilIdle() {
-        while true {
-            let batch: [Waiter] = state.withLock { state in
-                let batch = Array(state.pending.prefix(maximumBatch))
-                state.pending.removeFirst(batch.count)
-                if batch.isEmpty { state.committing = false }
-                return batch
-            }
-            guard !batch.isEmpty else { return }
-            commit(batch)
+    private func closeConnection(_ continuation: CheckedContinuation<Void, Never>) {
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.close()
+        continuation.resume()
+    }
+
+    /// One batch; the next, if records are waiting, behind the event loop's queued work again.
+    private func commitNextBatch() {
+        let batch: [Waiter] = state.withLock { state in
+            let batch = Array(state.pending.prefix(maximumBatch))
+            state.pending.removeFirst(batch.count)
+            return batch
+        }
+        if !batch.isEmpty { commit(batch) }
+        let (more, closing) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            if !state.pending.isEmpty { return (true, nil) }
+            state.committing = false
+            defer { state.closing = nil }
+            return (false, state.closing)
+        }
+        if more {
+            scheduleCommit()
+        } else if let closing {
+            closeConnection(closing)
         }
     }
 
