@@ -1,0 +1,53 @@
+import Synchronization
+import Testing
+
+@testable import Gateway
+
+/// The bound on one store operation: a hung query is answered as unavailable in time, a quick one
+/// keeps its value or error and is never answered twice when its timer comes due.
+@Suite("Store operation deadline")
+struct DeadlineTests {
+    /// Work that never returns by itself and ignores cancellation, as a query on a vanished
+    /// server can; released at the end of the test so nothing is left suspended.
+    final class Hang: Sendable {
+        private let waiting = Mutex<CheckedContinuation<Void, Never>?>(nil)
+
+        func wait() async {
+            await withCheckedContinuation { continuation in waiting.withLock { $0 = continuation } }
+        }
+
+        func release() {
+            waiting.withLock { $0.take() }?.resume()
+        }
+    }
+
+    @Test("work that never returns is answered as unavailable when the time is up", .timeLimit(.minutes(1)))
+    func hungWork() async throws {
+        let hang = Hang()
+        let started = ContinuousClock.now
+        await #expect(throws: StoreUnavailable.self) {
+            _ = try await Deadline.run(.milliseconds(200)) { () async throws -> Int in
+                await hang.wait()
+                return 1
+            }
+        }
+        let waited = ContinuousClock.now - started
+        #expect(waited >= .milliseconds(200), "answered after \(waited), before the deadline")
+        #expect(waited < .seconds(5), "answered after \(waited)")
+        hang.release()
+    }
+
+    @Test("quick work keeps its value and its error, and its timer never answers again")
+    func quickWork() async throws {
+        for attempt in 0..<200 {
+            let value = try await Deadline.run(.milliseconds(50)) { attempt }
+            #expect(value == attempt)
+        }
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            _ = try await Deadline.run(.milliseconds(50)) { () async throws -> Int in throw Refused() }
+        }
+        // Past every timer's due time: a second resume of a continuation would have trapped.
+        try await Task.sleep(for: .milliseconds(150))
+    }
+}
