@@ -106,7 +106,7 @@ struct ConformanceVectorTests {
 
     @Test("a foreign root alone does not trust Apple's chain")
     func untrustedWithoutAppleRoot() async throws {
-        let minted = try MintedTokens.shared()
+        let minted = try await MintedTokens.shared()
         let vector = try #require(ConformanceVector.tokens.first { $0.name == "gala-2021" })
         let signingTime = try #require(vector.signingTime)
         let decryptor = ApplePayTokenDecryptor(

@@ -7,8 +7,8 @@ import Testing
 struct KeyMaterialTests {
     let minted: MintedTokens
 
-    init() throws {
-        minted = try MintedTokens.shared()
+    init() async throws {
+        minted = try await MintedTokens.shared()
     }
 
     @Test(

@@ -10,8 +10,8 @@ import Testing
 struct MintedTokenTests {
     let minted: MintedTokens
 
-    init() throws {
-        minted = try MintedTokens.shared()
+    init() async throws {
+        minted = try await MintedTokens.shared()
     }
 
     @Test("applicationData is part of the signed content and comes back with the result")

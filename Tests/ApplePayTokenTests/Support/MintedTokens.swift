@@ -9,9 +9,16 @@ struct MintedTokens: Sendable {
     let merchantIdentifier: String
     let tokens: [String: [String: String]]
 
-    static func shared() throws -> MintedTokens { try cached.get() }
+    static func shared() async throws -> MintedTokens { try await minting.value }
 
-    private static let cached = Result { try MintedTokens.mint() }
+    /// Minted on a thread of its own: the script takes seconds, and suites that waited for it
+    /// on Swift's cooperative threads (two on a 2-core machine) stalled every other test in the
+    /// run, the PostgreSQL ones past their store deadline.
+    private static let minting = Task {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try MintedTokens.mint() }) }
+        }
+    }
 
     private static func mint() throws -> MintedTokens {
         let directory = FileManager.default.temporaryDirectory
