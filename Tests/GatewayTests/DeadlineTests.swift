@@ -33,21 +33,22 @@ struct DeadlineTests {
         }
         let waited = ContinuousClock.now - started
         #expect(waited >= .milliseconds(200), "answered after \(waited), before the deadline")
-        #expect(waited < .seconds(5), "answered after \(waited)")
+        // Generous: the answer comes from a task, and a test run's busy threads can delay it.
+        #expect(waited < .seconds(30), "answered after \(waited)")
         hang.release()
     }
 
     @Test("quick work keeps its value and its error, and its timer never answers again")
     func quickWork() async throws {
-        for attempt in 0..<200 {
-            let value = try await Deadline.run(.milliseconds(50)) { attempt }
+        for attempt in 0..<50 {
+            let value = try await Deadline.run(.seconds(1)) { attempt }
             #expect(value == attempt)
         }
         struct Refused: Error {}
         await #expect(throws: Refused.self) {
-            _ = try await Deadline.run(.milliseconds(50)) { () async throws -> Int in throw Refused() }
+            _ = try await Deadline.run(.seconds(1)) { () async throws -> Int in throw Refused() }
         }
         // Past every timer's due time: a second resume of a continuation would have trapped.
-        try await Task.sleep(for: .milliseconds(150))
+        try await Task.sleep(for: .milliseconds(1200))
     }
 }

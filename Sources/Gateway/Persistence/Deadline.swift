@@ -10,7 +10,9 @@ enum Deadline {
     ///
     /// The timeout is an event loop's timer, cancelled when the work ends: a second task asleep
     /// in `Task.sleep` left a Dispatch timer pending for the whole timeout after every operation,
-    /// and woke a Dispatch thread to fire it.
+    /// and woke a Dispatch thread to fire it. As before, the time counts from when the work
+    /// starts to run, and the answer to a timeout is given by a task: when Swift's executor is
+    /// starved (a test run's blocked threads), work and timeout wait alike.
     static func run<Value: Sendable>(
         _ timeout: Duration,
         _ work: @escaping @Sendable () async throws -> Value
@@ -21,19 +23,13 @@ enum Deadline {
         return try await withCheckedThrowingContinuation { continuation in
             race.waiter.withLock { $0 = continuation }
             let task = Task {
+                race.armTimer(timeout)
                 let result: Result<Value, any Error>
                 do { result = .success(try await work()) } catch { result = .failure(error) }
                 race.timer.withLock { $0 }?.cancel()
                 race.waiter.withLock { $0.take() }?.resume(with: result)
             }
-            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(timeout)) {
-                guard let continuation = race.waiter.withLock({ $0.take() }) else { return }
-                task.cancel()
-                continuation.resume(throwing: StoreUnavailable(reason: "no answer within \(timeout)"))
-            }
-            race.timer.withLock { $0 = timer }
-            // The work may have finished before the timer was stored.
-            if race.waiter.withLock({ $0 == nil }) { timer.cancel() }
+            race.task.withLock { $0 = task }
         }
     }
 
@@ -41,5 +37,19 @@ enum Deadline {
     private final class Race<Value: Sendable>: Sendable {
         let waiter = Mutex<CheckedContinuation<Value, any Error>?>(nil)
         let timer = Mutex<Scheduled<Void>?>(nil)
+        let task = Mutex<Task<Void, Never>?>(nil)
+
+        func armTimer(_ timeout: Duration) {
+            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(timeout)) {
+                _ = Task { self.timeOut(timeout) }
+            }
+            self.timer.withLock { $0 = timer }
+        }
+
+        private func timeOut(_ timeout: Duration) {
+            guard let continuation = waiter.withLock({ $0.take() }) else { return }
+            task.withLock { $0 }?.cancel()
+            continuation.resume(throwing: StoreUnavailable(reason: "no answer within \(timeout)"))
+        }
     }
 }
