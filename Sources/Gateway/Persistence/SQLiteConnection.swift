@@ -21,6 +21,8 @@ final class SQLiteConnection {
     /// Prepared statements by SQL text: the gateway runs the same few statements over and over.
     private var statements: [String: Prepared] = [:]
     private var isClosed = false
+    /// The SQL of each prepared statement run, in order, while a test collects them (nil: not collected).
+    var statementLog: [String]?
 
     init(path: String) throws {
         var handle: OpaquePointer?
@@ -61,10 +63,14 @@ final class SQLiteConnection {
         try query(sql)
     }
 
+    /// Rows the last INSERT, UPDATE or DELETE changed: 0 when its conflict clause did nothing.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
     /// Runs a statement with bound values, returning each row's columns.
     @discardableResult
     func query(_ sql: String, _ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
         let statement = try prepared(sql)
+        statementLog?.append(sql)
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)

@@ -1,24 +1,29 @@
 import GatewayCore
 
-/// The writes one transaction record makes: the replay record, the order, the transaction.
+/// The writes one transaction record makes: the transaction, the order, the replay record.
+///
+/// Each precondition is checked by the write it guards (a key that already exists, an order
+/// version that moved), so a record that meets them, as nearly all do, reads nothing first.
+/// Only a write that was refused reads, to say why.
 enum SQLiteRecordWriter {
-    /// Runs inside the caller's transaction; conflicts are outcomes, not errors.
+    /// Runs inside the caller's savepoint, which undoes a record whose outcome is not
+    /// `.recorded`; conflicts are outcomes, not errors.
     static func write(_ record: TransactionRecord, _ connection: SQLiteConnection) throws -> RecordOutcome {
-        if let existing = try SQLiteTransactionStore.storedTransaction(
-            connection,
-            record.merchantId,
-            record.orderId,
-            record.transactionId
-        ) {
+        // The transaction's own key is the retry check: a retry, or a request that raced it
+        // with the same identifiers, finds the row there.
+        try insertTransaction(connection, record)
+        guard connection.changes == 1 else {
+            let existing = try SQLiteTransactionStore.storedTransaction(
+                connection,
+                record.merchantId,
+                record.orderId,
+                record.transactionId
+            )
+            // The row that refused the insert is there: the caller's transaction holds the lock.
+            guard let existing else { throw SQLiteConnection.Failure(code: 0, message: "a refused transaction row is not there") }
             return .duplicateTransaction(existing)
         }
-        // The record's preconditions, as the core stated them: checked inside the caller's transaction.
-        let current = try connection.rows(
-            "SELECT version, initial_succeeded FROM orders WHERE merchant_id = ? AND order_id = ?",
-            [.text(record.merchantId), .text(record.orderId)]
-        ).first
-        if record.isInitial && current?["initial_succeeded"].integer == 1 { return .orderAlreadySucceeded }
-        guard current?["version"].integer == record.expectedOrderVersion else { return .orderChanged }
+        if let refused = try writeOrder(connection, record) { return refused }
         if let applePayTransactionId = record.applePayTransactionId {
             do {
                 try connection.query(
@@ -36,13 +41,23 @@ enum SQLiteRecordWriter {
                 return .applePayReplay
             }
         }
-        try upsertOrder(connection, record)
+        if let target = record.voidedTransactionId {
+            try connection.query(
+                "UPDATE transactions SET voided = 1 WHERE merchant_id = ? AND order_id = ? AND transaction_id = ?",
+                [.text(record.merchantId), .text(record.orderId), .text(target)]
+            )
+        }
+        return .recorded
+    }
+
+    private static func insertTransaction(_ connection: SQLiteConnection, _ record: TransactionRecord) throws {
         try connection.query(
             """
             INSERT INTO transactions (merchant_id, order_id, transaction_id, operation, request_hash,
                 response_body, result, gateway_code, amount_minor, currency, eci_indicator,
                 apple_pay_transaction_id, created_at_ms, type, succeeded, target_transaction_id)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (merchant_id, order_id, transaction_id) DO NOTHING
             """,
             [
                 .text(record.merchantId), .text(record.orderId), .text(record.transactionId),
@@ -54,41 +69,49 @@ enum SQLiteRecordWriter {
                 SQLiteValue(record.targetTransactionId),
             ]
         )
-        if let target = record.voidedTransactionId {
-            try connection.query(
-                "UPDATE transactions SET voided = 1 WHERE merchant_id = ? AND order_id = ? AND transaction_id = ?",
-                [.text(record.merchantId), .text(record.orderId), .text(target)]
-            )
-        }
-        return .recorded
     }
 
-    private static func upsertOrder(_ connection: SQLiteConnection, _ record: TransactionRecord) throws {
+    /// The order as the record leaves it, written only if it is still as the core saw it: absent
+    /// for a record decided on no order, at the version it was decided on otherwise, and for an
+    /// initial transaction, without a successful initial one. Nil when written; else why not.
+    private static func writeOrder(_ connection: SQLiteConnection, _ record: TransactionRecord) throws -> RecordOutcome? {
         let order = record.order
-        try connection.query(
-            """
-            INSERT INTO orders (merchant_id, order_id, currency, amount_minor, status, total_authorized_minor,
-                total_captured_minor, total_refunded_minor, wallet_provider, reference, initial_succeeded,
-                created_at_ms, updated_at_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (merchant_id, order_id) DO UPDATE SET
-                currency = excluded.currency, amount_minor = excluded.amount_minor, status = excluded.status,
-                total_authorized_minor = excluded.total_authorized_minor,
-                total_captured_minor = excluded.total_captured_minor,
-                total_refunded_minor = excluded.total_refunded_minor,
-                wallet_provider = excluded.wallet_provider, reference = excluded.reference,
-                initial_succeeded = max(initial_succeeded, excluded.initial_succeeded),
-                updated_at_ms = excluded.updated_at_ms, version = version + 1
-            """,
-            [
-                .text(record.merchantId), .text(record.orderId), .text(order.currency),
-                .integer(order.amountMinorUnits), .text(order.status.rawValue), .integer(order.totalAuthorizedMinorUnits),
-                .integer(order.totalCapturedMinorUnits), .integer(order.totalRefundedMinorUnits),
-                SQLiteValue(order.walletProvider), SQLiteValue(order.reference),
-                .integer(record.opensOrder ? 1 : 0),
-                .integer(order.creationTime.milliseconds),
-                .integer(record.time.milliseconds),
-            ]
-        )
+        let state: [SQLiteValue] = [
+            .text(order.currency), .integer(order.amountMinorUnits), .text(order.status.rawValue),
+            .integer(order.totalAuthorizedMinorUnits), .integer(order.totalCapturedMinorUnits),
+            .integer(order.totalRefundedMinorUnits), SQLiteValue(order.walletProvider), SQLiteValue(order.reference),
+            .integer(record.opensOrder ? 1 : 0), .integer(record.time.milliseconds),
+        ]
+        if let expectedVersion = record.expectedOrderVersion {
+            try connection.query(
+                """
+                UPDATE orders SET currency = ?, amount_minor = ?, status = ?, total_authorized_minor = ?,
+                    total_captured_minor = ?, total_refunded_minor = ?, wallet_provider = ?, reference = ?,
+                    initial_succeeded = max(initial_succeeded, ?), updated_at_ms = ?, version = version + 1
+                WHERE merchant_id = ? AND order_id = ? AND version = ? AND NOT (? AND initial_succeeded = 1)
+                """,
+                state + [
+                    .text(record.merchantId), .text(record.orderId), .integer(expectedVersion),
+                    .integer(record.isInitial ? 1 : 0),
+                ]
+            )
+        } else {
+            try connection.query(
+                """
+                INSERT INTO orders (currency, amount_minor, status, total_authorized_minor, total_captured_minor,
+                    total_refunded_minor, wallet_provider, reference, initial_succeeded, updated_at_ms,
+                    merchant_id, order_id, created_at_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (merchant_id, order_id) DO NOTHING
+                """,
+                state + [.text(record.merchantId), .text(record.orderId), .integer(order.creationTime.milliseconds)]
+            )
+        }
+        if connection.changes == 1 { return nil }
+        let current = try connection.rows(
+            "SELECT initial_succeeded FROM orders WHERE merchant_id = ? AND order_id = ?",
+            [.text(record.merchantId), .text(record.orderId)]
+        ).first
+        return record.isInitial && current?["initial_succeeded"].integer == 1 ? .orderAlreadySucceeded : .orderChanged
     }
 }

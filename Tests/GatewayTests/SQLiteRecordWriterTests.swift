@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import Gateway
+
+/// The SQLite writer checks a record's preconditions with the writes they guard: a record that
+/// meets them reads nothing, and one that does not is still told why.
+@Suite("SQLite record writes")
+struct SQLiteRecordWriterTests {
+    private static func openStore() throws -> SQLiteTransactionStore {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
+        return try SQLiteTransactionStore(path: directory.appendingPathComponent("gateway.sqlite").path)
+    }
+
+    /// The statements one record ran inside its savepoint, by their first word.
+    private static func statements(
+        of record: TransactionRecord,
+        in store: SQLiteTransactionStore
+    ) async throws
+        -> (RecordOutcome, [String])
+    {
+        try await store.writer.perform { $0.statementLog = [] }
+        let outcome = try await store.record(record)
+        let log = try await store.writer.perform { connection in
+            defer { connection.statementLog = nil }
+            return connection.statementLog ?? []
+        }
+        let words = log.map { String($0.split(separator: " ").first ?? "") }
+        let start = (words.firstIndex(of: "SAVEPOINT") ?? -1) + 1
+        let end = words.lastIndex(of: "RELEASE") ?? words.endIndex
+        return (outcome, Array(words[start..<max(start, end)]))
+    }
+
+    @Test("a new Apple Pay record writes its transaction, order and replay record and reads nothing")
+    func newRecordReadsNothing() async throws {
+        let store = try Self.openStore()
+        let (outcome, statements) = try await Self.statements(
+            of: StoreTests.record(order: "o", applePay: "apple-1"),
+            in: store
+        )
+        #expect(outcome == .recorded)
+        #expect(statements == ["INSERT", "INSERT", "INSERT"])
+    }
+
+    @Test("a follow-on updates the order at the version it was decided on, without reading it")
+    func followOnReadsNothing() async throws {
+        let store = try Self.openStore()
+        #expect(try await store.record(StoreTests.record(order: "o", transaction: "auth")) == .recorded)
+        var capture = StoreTests.record(order: "o", transaction: "capture")
+        capture.isInitial = false
+        capture.expectedOrderVersion = 1
+        let (outcome, statements) = try await Self.statements(of: capture, in: store)
+        #expect(outcome == .recorded)
+        #expect(statements == ["INSERT", "UPDATE"])
+        #expect(try await store.order(merchantId: "M", orderId: "o")?.version == 2)
+    }
+
+    @Test("refused writes read to say why, and leave nothing behind")
+    func refusalsAreExplained() async throws {
+        let store = try Self.openStore()
+        let first = StoreTests.record(order: "o", transaction: "1", applePay: "apple-1")
+        #expect(try await store.record(first) == .recorded)
+
+        // The same identifiers again: the stored transaction, whatever else the record says.
+        var retry = StoreTests.record(order: "o", transaction: "1", applePay: "apple-2")
+        retry.responseBody = Array("other".utf8)
+        let (retryOutcome, retryStatements) = try await Self.statements(of: retry, in: store)
+        #expect(retryOutcome == .duplicateTransaction(StoredTransaction(requestHash: first.requestHash, responseBody: first.responseBody)))
+        #expect(retryStatements == ["INSERT", "SELECT", "ROLLBACK"])
+
+        // An order that gained a successful initial transaction, and one whose version moved.
+        let (secondOutcome, _) = try await Self.statements(of: StoreTests.record(order: "o", transaction: "2"), in: store)
+        #expect(secondOutcome == .orderAlreadySucceeded)
+        var stale = StoreTests.record(order: "o", transaction: "3")
+        stale.isInitial = false
+        stale.expectedOrderVersion = 7
+        #expect(try await store.record(stale) == .orderChanged)
+        var missing = StoreTests.record(order: "nowhere", transaction: "1")
+        missing.isInitial = false
+        missing.expectedOrderVersion = 1
+        #expect(try await store.record(missing) == .orderChanged)
+
+        // A used token on a new order.
+        #expect(try await store.record(StoreTests.record(order: "p", applePay: "apple-1")) == .applePayReplay)
+
+        for (order, transaction) in [("o", "2"), ("o", "3"), ("nowhere", "1"), ("p", "1")] {
+            #expect(try await store.transaction(merchantId: "M", orderId: order, transactionId: transaction) == nil)
+        }
+        #expect(try await store.order(merchantId: "M", orderId: "p") == nil)
+        #expect(try await store.order(merchantId: "M", orderId: "o")?.version == 1)
+        #expect(try await store.isApplePayTransactionUsed("apple-2") == false)
+    }
+}
