@@ -23,6 +23,8 @@ final class SQLiteConnection {
     private var isClosed = false
     /// The SQL of each prepared statement run, in order, while a test collects them (nil: not collected).
     var statementLog: [String]?
+    /// Kept for as long as SQLite may call it.
+    private var walHook: WALHook?
 
     init(path: String) throws {
         var handle: OpaquePointer?
@@ -61,6 +63,30 @@ final class SQLiteConnection {
     /// every group commit runs several, and compiling each again cost more than running it.
     func run(_ sql: String) throws {
         try query(sql)
+    }
+
+    /// Calls `hook` after each commit with the number of frames in the write-ahead log, on the
+    /// committing thread; when it answers true, this connection checkpoints at once (PASSIVE).
+    /// Replaces SQLite's automatic checkpoint, which is such a hook.
+    func onCommit(walFrames hook: @escaping (Int) -> Bool) {
+        let box = WALHook(hook)
+        walHook = box
+        sqlite3_wal_hook(
+            handle,
+            { context, database, name, frames in
+                guard let context else { return SQLITE_OK }
+                if Unmanaged<WALHook>.fromOpaque(context).takeUnretainedValue().body(Int(frames)) {
+                    sqlite3_wal_checkpoint_v2(database, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                }
+                return SQLITE_OK
+            },
+            Unmanaged.passUnretained(box).toOpaque()
+        )
+    }
+
+    private final class WALHook {
+        let body: (Int) -> Bool
+        init(_ body: @escaping (Int) -> Bool) { self.body = body }
     }
 
     /// Rows the last INSERT, UPDATE or DELETE changed: 0 when its conflict clause did nothing.

@@ -16,6 +16,7 @@ final class SQLiteTransactionStore: TransactionStore {
     nonisolated(unsafe) private let reader: SQLiteConnection
     private let readQueue = DispatchQueue(label: "gateway.sqlite.read")
     let writer: SQLiteGroupCommit
+    let checkpointer: SQLiteCheckpointer
 
     /// - Parameter replayRetention: how long used Apple Pay transaction ids are kept (at least the
     ///   signing-time window; the gateway adds an hour for clock trouble).
@@ -27,6 +28,8 @@ final class SQLiteTransactionStore: TransactionStore {
         try writeConnection.execute("PRAGMA synchronous = FULL")
         try writeConnection.execute("PRAGMA busy_timeout = 5000")
         try SQLiteMigrations.migrate(writeConnection)
+        checkpointer = try SQLiteCheckpointer(path: path)
+        writeConnection.onCommit(walFrames: checkpointer.logHolds)
         reader = try SQLiteConnection(path: path)
         try reader.execute("PRAGMA busy_timeout = 5000")
         writer = SQLiteGroupCommit(connection: writeConnection, replayRetention: replayRetention)
@@ -108,10 +111,11 @@ final class SQLiteTransactionStore: TransactionStore {
         try await run { connection in _ = try connection.query("SELECT 1 FROM orders LIMIT 1") }
     }
 
-    /// Closes the reader, then lets the writer finish its queued commits and close.
     /// Nothing left to do: the schema was brought up to date when the file was opened.
     func prepare() async throws {}
 
+    /// Closes the reader and the checkpointer, then lets the writer finish its queued commits,
+    /// fold the log into the database and close.
     func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             readQueue.async {
@@ -119,6 +123,7 @@ final class SQLiteTransactionStore: TransactionStore {
                 continuation.resume()
             }
         }
+        await checkpointer.close()
         await writer.close()
     }
 

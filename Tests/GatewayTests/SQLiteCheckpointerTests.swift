@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import Gateway
+
+/// The write-ahead log is folded into the database beside the writer, not by the commit that
+/// fills it.
+@Suite("SQLite checkpoints beside the writer")
+struct SQLiteCheckpointerTests {
+    @Test("a full log is checkpointed on the checkpointer's connection, and the log stays bounded")
+    func checkpointsBesideTheWriter() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID().uuidString)")
+        let path = directory.appendingPathComponent("gateway.sqlite").path
+        let store = try SQLiteTransactionStore(path: path)
+        // 4 KiB responses: every record writes several pages, so the log passes the threshold
+        // many times over. A millisecond between records, as at a moderate rate: the writer
+        // starts the log again once a checkpoint has caught up with it.
+        let records = 1200
+        for index in 0..<records {
+            var record = StoreTests.record(order: "order-\(index)", applePay: "apple-\(index)")
+            record.responseBody = Array(repeating: UInt8(ascii: "x"), count: 4096)
+            #expect(try await store.record(record) == .recorded)
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        // The checkpointer runs after the commits that signal it; give it a moment to finish.
+        for _ in 0..<200 where store.checkpointer.completedCheckpoints == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(store.checkpointer.completedCheckpoints > 0)
+        // Started again after checkpoints, the log stays near the threshold. Without them it grows
+        // to the backstop (10,000 pages), where the writer checkpoints itself.
+        let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0
+        #expect(log > 0)
+        #expect(log < 5 * SQLiteCheckpointer.thresholdFrames * 4096, "log of \(log) bytes")
+        await store.close()
+
+        // Every record is there after closing and opening again.
+        let reopened = try SQLiteTransactionStore(path: path)
+        for index in stride(from: 0, to: records, by: 97) {
+            let stored = try await reopened.transaction(merchantId: "M", orderId: "order-\(index)", transactionId: "1")
+            #expect(stored?.responseBody.count == 4096)
+        }
+        #expect(try await reopened.isApplePayTransactionUsed("apple-\(records - 1)"))
+        await reopened.close()
+    }
+
+    @Test("the writer checkpoints itself only past the backstop")
+    func backstop() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID().uuidString)")
+        let store = try SQLiteTransactionStore(path: directory.appendingPathComponent("gateway.sqlite").path)
+        #expect(store.checkpointer.logHolds(frames: 10) == false)
+        #expect(store.checkpointer.logHolds(frames: SQLiteCheckpointer.thresholdFrames) == false)
+        #expect(store.checkpointer.logHolds(frames: SQLiteCheckpointer.backstopFrames) == true)
+        await store.close()
+        // Closed, it starts nothing, and still leaves the backstop to the writer.
+        let before = store.checkpointer.completedCheckpoints
+        #expect(store.checkpointer.logHolds(frames: SQLiteCheckpointer.thresholdFrames) == false)
+        #expect(store.checkpointer.logHolds(frames: SQLiteCheckpointer.backstopFrames) == true)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(store.checkpointer.completedCheckpoints == before)
+    }
+}
