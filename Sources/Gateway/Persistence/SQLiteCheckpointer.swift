@@ -15,15 +15,20 @@ import Synchronization
 /// to `backstopFrames`, where the writer checkpoints itself as before (what is left to copy by
 /// then is little, the checkpoints here having copied the rest).
 final class SQLiteCheckpointer: Sendable {
-    /// The log size at which a checkpoint starts, as SQLite's automatic one.
+    /// The log size at which a checkpoint starts, and the growth after which the next one does,
+    /// as SQLite's automatic one.
     static let thresholdFrames = 1000
     /// The log size at which the writer stops waiting for this and checkpoints itself.
     static let backstopFrames = 10_000
 
     private struct State {
         var scheduled = false
+        /// The log's size at the last commit (smaller at the next: the log was started again).
+        var frames = 0
+        var nextCheckpointAt = thresholdFrames
         var closed = false
         var completed = 0
+        var backstops = 0
     }
 
     // Used only on `queue`, never concurrently.
@@ -38,10 +43,16 @@ final class SQLiteCheckpointer: Sendable {
     /// The writer's commit hook: starts a checkpoint here when the log has grown enough; true
     /// asks the writer to checkpoint at once itself (the backstop).
     func logHolds(frames: Int) -> Bool {
-        if frames >= Self.backstopFrames { return true }
-        guard frames >= Self.thresholdFrames else { return false }
+        if frames >= Self.backstopFrames {
+            state.withLock { $0.backstops += 1 }
+            return true
+        }
         let start = state.withLock { state in
-            guard !state.scheduled, !state.closed else { return false }
+            if frames < state.frames { state.nextCheckpointAt = Self.thresholdFrames }
+            state.frames = frames
+            guard frames >= state.nextCheckpointAt, !state.scheduled, !state.closed else { return false }
+            // Not back to back: a checkpoint per thousand pages written, however long one takes.
+            state.nextCheckpointAt = frames + Self.thresholdFrames
             state.scheduled = true
             return true
         }
@@ -51,6 +62,9 @@ final class SQLiteCheckpointer: Sendable {
 
     /// Checkpoints run so far.
     var completedCheckpoints: Int { state.withLock { $0.completed } }
+
+    /// Commits after which the writer checkpointed itself, this having fallen behind.
+    var backstopCheckpoints: Int { state.withLock { $0.backstops } }
 
     /// No checkpoint starts after this; one under way finishes first.
     func close() async {
@@ -64,9 +78,13 @@ final class SQLiteCheckpointer: Sendable {
     }
 
     private func checkpoint() {
-        if !state.withLock({ $0.closed }) {
-            // Frames still being read or written are left for the next one.
-            try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        // Frames still being read or written are left for the next one. Frames committed while
+        // one ran are copied by another, so that the writer finds the log wholly copied and
+        // starts it again from the beginning; sixteen rounds at most, a busy writer wins.
+        for _ in 0..<16 where !state.withLock({ $0.closed }) {
+            guard let row = try? connection.query("PRAGMA wal_checkpoint(PASSIVE)").first, row.count == 3,
+                let logFrames = row[1].integer, let copiedFrames = row[2].integer, copiedFrames < logFrames
+            else { break }
         }
         state.withLock { state in
             state.scheduled = false
