@@ -9,8 +9,7 @@ import Testing
 struct SQLiteCheckpointerTests {
     @Test("at a moderate rate the log is checkpointed beside the writer, never by the writer itself")
     func checkpointsBesideTheWriter() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID().uuidString)")
-        let path = directory.appendingPathComponent("gateway.sqlite").path
+        let path = StoreKind.newSQLitePath()
         let store = try SQLiteTransactionStore(path: path)
         // 4 KiB responses: every record writes several pages, so without checkpoints the log
         // would pass the backstop (about 10,000 pages for 1,200 such records). Two milliseconds
@@ -43,8 +42,7 @@ struct SQLiteCheckpointerTests {
 
     @Test("the writer checkpoints itself only past the backstop")
     func backstop() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID().uuidString)")
-        let store = try SQLiteTransactionStore(path: directory.appendingPathComponent("gateway.sqlite").path)
+        let store = try SQLiteTransactionStore(path: StoreKind.newSQLitePath())
         #expect(store.checkpointer.logHolds(frames: 10) == false)
         #expect(store.checkpointer.logHolds(frames: SQLiteCheckpointer.thresholdFrames) == false)
         #expect(store.checkpointer.logHolds(frames: SQLiteCheckpointer.backstopFrames) == true)

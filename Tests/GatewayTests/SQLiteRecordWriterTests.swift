@@ -8,8 +8,7 @@ import Testing
 @Suite("SQLite record writes")
 struct SQLiteRecordWriterTests {
     private static func openStore() throws -> SQLiteTransactionStore {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
-        return try SQLiteTransactionStore(path: directory.appendingPathComponent("gateway.sqlite").path)
+        try SQLiteTransactionStore(path: StoreKind.newSQLitePath())
     }
 
     /// The statements one record ran inside its savepoint, by their first word.

@@ -16,11 +16,17 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func newStoreURL(in directory: URL? = nil) throws -> String {
         switch self {
         case .sqlite:
-            let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
-            return "sqlite://\(directory.appendingPathComponent("gateway.sqlite").path)"
+            return "sqlite://\(Self.newSQLitePath(in: directory))"
         case .postgres:
             return try PostgresTestServer.shared().createDatabase()
         }
+    }
+
+    /// A path for a new SQLite file, in a directory of its own (a new temporary one by default):
+    /// for tests of the SQLite store itself.
+    static func newSQLitePath(in directory: URL? = nil) -> String {
+        let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+        return directory.appendingPathComponent("gateway.sqlite").path
     }
 }
 
