@@ -8,17 +8,27 @@ final class CompiledPatterns: Sendable {
     static let shared = CompiledPatterns()
 
     /// NSRegularExpression is immutable once made, so one instance serves every thread.
-    private struct Expression: @unchecked Sendable {
-        let value: NSRegularExpression
+    private struct Compiled: @unchecked Sendable {
+        /// The ICU-free matcher, for patterns simple enough to have one.
+        let simple: SimplePattern?
+        let expression: NSRegularExpression?
     }
 
-    private let expressions = Mutex<[String: Expression]>([:])
+    private let compiled = Mutex<[String: Compiled]>([:])
 
-    /// The whole-text expression for `pattern`, or nil when the pattern does not compile.
-    func expression(for pattern: String) -> NSRegularExpression? {
-        if let cached = expressions.withLock({ $0[pattern] }) { return cached.value }
-        guard let compiled = try? NSRegularExpression(pattern: "^(?:\(pattern))$") else { return nil }
-        expressions.withLock { $0[pattern] = Expression(value: compiled) }
-        return compiled
+    /// Whether the whole of `text` matches `pattern`; false when the pattern does not compile.
+    func matches(_ text: String, _ pattern: String) -> Bool {
+        let entry = compiled.withLock { $0[pattern] } ?? compile(pattern)
+        if let answer = entry.simple?.matches(text) { return answer }
+        guard let expression = entry.expression else { return false }
+        return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    private func compile(_ pattern: String) -> Compiled {
+        let expression = try? NSRegularExpression(pattern: "^(?:\(pattern))$")
+        // What ICU refuses is refused whatever the simple parser would make of it.
+        let entry = Compiled(simple: expression == nil ? nil : SimplePattern(pattern), expression: expression)
+        compiled.withLock { $0[pattern] = entry }
+        return entry
     }
 }

@@ -149,8 +149,7 @@ extension FieldFormat {
     }
 
     static func matches(_ text: String, _ pattern: String) -> Bool {
-        guard let expression = CompiledPatterns.shared.expression(for: pattern) else { return false }
-        return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        CompiledPatterns.shared.matches(text, pattern)
     }
 
     private static func describe(_ value: JSONValue) -> String {
