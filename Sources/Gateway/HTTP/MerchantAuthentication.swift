@@ -19,18 +19,23 @@ struct MerchantAuthentication: Sendable {
     /// The scheme is matched without case, as RFC 9110 says; the bytes are read as bytes
     /// (Foundation's case folding and character sets cost more than the rest of the check).
     static func basicCredentials(_ request: Request) -> (user: String, password: String)? {
-        guard let header = request.headers[.authorization] else { return nil }
-        let bytes = Array(header.utf8)
-        guard bytes.count > 6, bytes[5] == UInt8(ascii: " "),
-            zip(bytes[..<5], "basic".utf8).allSatisfy({ $0 | 0x20 == $1 })
-        else { return nil }
-        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = bytes[6...].firstIndex(where: { !isBlank($0) }),
-            let last = bytes[6...].lastIndex(where: { !isBlank($0) }),
-            let decoded = Data(base64Encoded: Data(bytes[first...last])),
-            let credentials = String(data: decoded, encoding: .utf8),
-            let separator = credentials.firstIndex(of: ":")
-        else { return nil }
-        return (String(credentials[..<separator]), String(credentials[credentials.index(after: separator)...]))
+        guard var header = request.headers[.authorization] else { return nil }
+        // Read in place and split as bytes: the copies of the header and of the decoded text as a
+        // String were 3 of a plain-card AUTHORIZE's 237 mallocs.
+        return header.withUTF8 { bytes -> (String, String)? in
+            guard bytes.count > 6, bytes[5] == UInt8(ascii: " "),
+                zip(bytes[..<5], "basic".utf8).allSatisfy({ $0 | 0x20 == $1 })
+            else { return nil }
+            let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            guard let first = bytes[6...].firstIndex(where: { !isBlank($0) }),
+                let last = bytes[6...].lastIndex(where: { !isBlank($0) }),
+                let decoded = Data(base64Encoded: Data(UnsafeBufferPointer(rebasing: bytes[first...last]))),
+                let separator = decoded.firstIndex(of: UInt8(ascii: ":")),
+                // ':' is ASCII, so it never splits a UTF-8 sequence: both halves valid is the whole valid.
+                let user = String(validating: decoded[..<separator], as: UTF8.self),
+                let password = String(validating: decoded[(separator + 1)...], as: UTF8.self)
+            else { return nil }
+            return (user, password)
+        }
     }
 }
