@@ -89,8 +89,16 @@ struct JSONParser {
             return try Self.utf8(scalars)
         }
         // Escapes: runs of plain bytes between them are copied whole (a token embedded as a
-        // string is 4 KB with a quote escaped every few dozen bytes).
-        var decoded = Array(scalars)
+        // string is 4 KB with a quote escaped every few dozen bytes), into room for them all:
+        // the escaped text is the most the decoded one can take, and growing into 4 KB moved it
+        // about eight times.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+            end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(min(end, bytes.count) - start)
+        decoded.append(contentsOf: scalars)
         while true {
             guard index < bytes.count else { throw Failure() }
             let byte = bytes[index]
