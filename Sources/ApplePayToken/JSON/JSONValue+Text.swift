@@ -33,12 +33,19 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            // Sorted pairs, not sorted keys looked up again: one hash lookup fewer per member.
-            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeString(member.key, into: &output)
-                output.append(UInt8(ascii: ":"))
-                member.value.write(into: &output)
+            // Sorted pairs, not sorted keys looked up again: one hash lookup fewer per member. They
+            // are sorted in temporary (stack) memory: a sorted copy per object was a heap array.
+            withUnsafeTemporaryAllocation(of: (key: String, value: JSONValue).self, capacity: members.count) { buffer in
+                var sorted = buffer  // sorting writes through the pointer, but is declared mutating
+                _ = sorted.initialize(from: members)
+                defer { _ = sorted.deinitialize() }
+                sorted.sort { $0.key < $1.key }
+                for (index, member) in sorted.enumerated() {
+                    if index > 0 { output.append(UInt8(ascii: ",")) }
+                    Self.writeString(member.key, into: &output)
+                    output.append(UInt8(ascii: ":"))
+                    member.value.write(into: &output)
+                }
             }
             output.append(UInt8(ascii: "}"))
         }

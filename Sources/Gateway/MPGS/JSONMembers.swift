@@ -79,16 +79,21 @@ struct JSONMembers {
 
     func write(into output: inout [UInt8]) {
         output.append(UInt8(ascii: "{"))
-        // Sorted positions rather than sorted copies of the members: nothing is retained to sort.
-        let order = members.indices.sorted { members[$0].key < members[$1].key }
-        for position in order {
-            let member = members[position]
-            if position != order.first { output.append(UInt8(ascii: ",")) }
-            JSONValue.writeString(member.key, into: &output)
-            output.append(UInt8(ascii: ":"))
-            switch member.value {
-            case .json(let value): value.write(into: &output)
-            case .members(let members): members.write(into: &output)
+        // Sorted positions rather than sorted copies of the members: nothing is retained to sort,
+        // and the positions live in temporary (stack) memory, not a heap array per object.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { buffer in
+            var order = buffer  // sorting writes through the pointer, but is declared mutating
+            _ = order.initialize(from: members.indices)
+            order.sort { members[$0].key < members[$1].key }
+            for (index, position) in order.enumerated() {
+                let member = members[position]
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(member.key, into: &output)
+                output.append(UInt8(ascii: ":"))
+                switch member.value {
+                case .json(let value): value.write(into: &output)
+                case .members(let members): members.write(into: &output)
+                }
             }
         }
         output.append(UInt8(ascii: "}"))
