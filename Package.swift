@@ -141,6 +141,7 @@ let package = Package(
             name: "ApplePayTokenTests",
             dependencies: [
                 "ApplePayToken",
+                "TextEdits",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -164,12 +165,18 @@ let package = Package(
             name: "PostgresTestServer",
             path: "Tests/PostgresTestServer"
         ),
+        // Random edits of example texts, for tests comparing two implementations of a check.
+        .target(
+            name: "TextEdits",
+            path: "Tests/TextEdits"
+        ),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
                 "Gateway",
                 "ApplePaySandbox",
                 "PostgresTestServer",
+                "TextEdits",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TextEdits
 
 @testable import ApplePayToken
 
@@ -45,18 +46,9 @@ struct Base64Tests {
         var answers: Set<Bool> = []
         for _ in 0..<20_000 {
             let bytes = (0..<Int.random(in: 0...12, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            var text = Array(Data(bytes).base64EncodedString())
-            for _ in 0..<Int.random(in: 0...3, using: &generator) {
-                let position = Int.random(in: 0...text.count, using: &generator)
-                let character = alphabet.randomElement(using: &generator)!
-                switch Int.random(in: 0..<3, using: &generator) {
-                case 0 where position < text.count: text[position] = character
-                case 1: text.insert(character, at: position)
-                default: if position < text.count { text.remove(at: position) }
-                }
-            }
-            let expected = Self.paddingWellPlaced(String(text)) ? Self.foundation(String(text)) : nil
-            #expect(Base64.decode(String(text)) == expected, "'\(String(text))'")
+            let text = TextEdits.randomlyEdited(Data(bytes).base64EncodedString(), alphabet: alphabet, using: &generator)
+            let expected = Self.paddingWellPlaced(text) ? Self.foundation(text) : nil
+            #expect(Base64.decode(text) == expected, "'\(text)'")
             answers.insert(expected != nil)
         }
         #expect(answers == [true, false])

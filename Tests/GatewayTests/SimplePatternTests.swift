@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TextEdits
 
 @testable import Gateway
 
@@ -25,19 +26,9 @@ struct SimplePatternTests {
         var generator = SystemRandomNumberGenerator()
         var answers: Set<Bool> = []
         for _ in 0..<3_000 {
-            var text = Array(example)
-            // One to three edits of the example (replace, insert, delete), or none.
-            for _ in 0..<Int.random(in: 0...3, using: &generator) {
-                let position = Int.random(in: 0...text.count, using: &generator)
-                let character = alphabet.randomElement(using: &generator)!
-                switch Int.random(in: 0..<3, using: &generator) {
-                case 0 where position < text.count: text[position] = character
-                case 1: text.insert(character, at: position)
-                default: if position < text.count { text.remove(at: position) }
-                }
-            }
-            let expected = Self.icu(pattern, String(text))
-            #expect(simple.matches(String(text)) == expected, "\(pattern) on '\(String(text))'")
+            let text = TextEdits.randomlyEdited(example, alphabet: alphabet, using: &generator)
+            let expected = Self.icu(pattern, text)
+            #expect(simple.matches(text) == expected, "\(pattern) on '\(text)'")
             answers.insert(expected)
         }
         #expect(answers == [true, false], "\(pattern): random texts gave only \(answers)")
