@@ -3,9 +3,9 @@ import Foundation
 enum Base64 {
     /// Decodes standard base64, tolerating whitespace and missing `=` padding (real tokens have
     /// been passed around with their padding stripped); '=' anywhere but completing the last
-    /// quartet is refused, where Foundation decodes around it. Works on the string's own bytes into one
-    /// array: a token's fields are decoded on every request, and going through `Data` both ways
-    /// cost four allocations per field (27 of a token AUTHORIZE's mallocs).
+    /// quartet is refused, where Foundation decodes around it. Works on the string's own bytes,
+    /// into one array: a token's fields are decoded on every request, and going through `Data`
+    /// both ways cost four allocations per field.
     static func decode(_ text: String) -> [UInt8]? {
         var text = text
         return text.withUTF8 { decode(utf8: $0) }
