@@ -63,6 +63,9 @@ final class SQLiteCheckpointer: Sendable {
     /// Checkpoints run so far.
     var completedCheckpoints: Int { state.withLock { $0.completed } }
 
+    /// Whether a checkpoint is scheduled or under way (tests pace a writer by it).
+    var isCheckpointing: Bool { state.withLock { $0.scheduled } }
+
     /// Commits after which the writer checkpointed itself, this having fallen behind.
     var backstopCheckpoints: Int { state.withLock { $0.backstops } }
 
