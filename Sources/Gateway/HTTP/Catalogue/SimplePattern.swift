@@ -27,13 +27,16 @@ struct SimplePattern: Sendable {
 
     /// Whether the whole of `text` matches; nil when the text is not ASCII (ICU decides then).
     func matches(_ text: String) -> Bool? {
-        let bytes = Array(text.utf8)
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-        return alternatives.contains { Self.match(bytes[...], $0[...]) }
+        // The string's own bytes (a copy on the stack for a small one), not an array per check.
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return alternatives.contains { Self.match(bytes[...], $0[...]) }
+        }
     }
 
     /// Backtracking over the pieces: patterns are a few pieces and texts short.
-    private static func match(_ text: ArraySlice<UInt8>, _ pieces: ArraySlice<Piece>) -> Bool {
+    private static func match(_ text: Slice<UnsafeBufferPointer<UInt8>>, _ pieces: ArraySlice<Piece>) -> Bool {
         guard let piece = pieces.first else { return text.isEmpty }
         var count = 0
         var index = text.startIndex
