@@ -221,7 +221,7 @@ struct JSONParser {
     }
 
     private static func utf8(_ bytes: ArraySlice<UInt8>) throws(Failure) -> String {
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw Failure() }
+        guard let text = bytes.withUnsafeBufferPointer({ String(wellFormedUTF8: $0) }) else { throw Failure() }
         return text
     }
 }

@@ -1,3 +1,4 @@
+import ApplePayToken
 import Foundation
 import Hummingbird
 
@@ -32,8 +33,8 @@ struct MerchantAuthentication: Sendable {
                 let decoded = Data(base64Encoded: Data(UnsafeBufferPointer(rebasing: bytes[first...last]))),
                 let separator = decoded.firstIndex(of: UInt8(ascii: ":")),
                 // ':' is ASCII, so it never splits a UTF-8 sequence: both halves valid is the whole valid.
-                let user = String(validating: decoded[..<separator], as: UTF8.self),
-                let password = String(validating: decoded[(separator + 1)...], as: UTF8.self)
+                let user = decoded[..<separator].withUnsafeBytes({ String(wellFormedUTF8: $0.assumingMemoryBound(to: UInt8.self)) }),
+                let password = decoded[(separator + 1)...].withUnsafeBytes({ String(wellFormedUTF8: $0.assumingMemoryBound(to: UInt8.self)) })
             else { return nil }
             return (user, password)
         }
