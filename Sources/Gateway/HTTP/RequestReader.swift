@@ -22,31 +22,52 @@ struct RequestReader {
         return root
     }
 
-    private static func check(_ value: JSONValue, against shape: FieldShape, path: String) throws(GatewayError) {
+    /// Where a value sits below its parent.
+    private enum Step {
+        case member(String)
+        case element(Int)
+    }
+
+    /// A field's dotted path, spelt out only when something needs it (an error, a nested
+    /// object's members): most fields are valid leaves, and building each one's path was a string
+    /// interpolation and, past 15 bytes, a heap string.
+    private static func path(_ parent: String, _ step: Step?) -> String {
+        switch step {
+        case nil: parent
+        case .member(let name): parent.isEmpty ? name : "\(parent).\(name)"
+        case .element(let index): "\(parent)[\(index)]"
+        }
+    }
+
+    private static func check(_ value: JSONValue, against shape: FieldShape, path parent: String, _ step: Step? = nil) throws(GatewayError) {
         switch (shape, value) {
         case (_, .null), (.any, _):
             return
         case (.elsewhere, _):
-            if value.hasContent { throw GatewayError.unexpected(path) }
+            if value.hasContent { throw GatewayError.unexpected(path(parent, step)) }
         case (.value(let field), _):
-            try field.format.check(value, field: path, secret: field.isSecret)
+            try field.format.check(value, field: path(parent, step), secret: field.isSecret)
         case (.text, .string), (.text, .integer), (.text, .double):
             return
         case (.text, _):
+            let path = path(parent, step)
             throw GatewayError.invalid(path, "Value for '\(path)' must be a string")
         case (.object(let fields, let chosen), .object(let members)):
+            let path = path(parent, step)
             for (name, member) in members {
-                let childPath = path.isEmpty ? name : "\(path).\(name)"
-                guard let childShape = fields[name] ?? chosen else { throw GatewayError.unexpected(childPath) }
-                try check(member, against: childShape, path: childPath)
+                guard let childShape = fields[name] ?? chosen else { throw GatewayError.unexpected(Self.path(path, .member(name))) }
+                try check(member, against: childShape, path: path, .member(name))
             }
         case (.object, _):
+            let path = path(parent, step)
             throw GatewayError.invalid(path, "Value for '\(path)' must be an object")
         case (.array(let item), .array(let elements)):
+            let path = path(parent, step)
             for (index, element) in elements.enumerated() {
-                try check(element, against: item, path: "\(path)[\(index)]")
+                try check(element, against: item, path: path, .element(index))
             }
         case (.array, _):
+            let path = path(parent, step)
             throw GatewayError.invalid(path, "Value for '\(path)' must be an array")
         }
     }

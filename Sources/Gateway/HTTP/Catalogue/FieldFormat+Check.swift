@@ -4,9 +4,11 @@ import Foundation
 extension FieldFormat {
     /// Checks a present value; a wrong one is an MPGS field error naming the field. A secret
     /// field's value is never quoted. An empty string counts as absent, as `null` does.
-    func check(_ value: JSONValue, field: String, secret: Bool) throws(GatewayError) {
+    /// `field` is spelt out only for an error.
+    func check(_ value: JSONValue, field path: @autoclosure () -> String, secret: Bool) throws(GatewayError) {
         func wrong(_ text: String, _ reason: String) -> GatewayError {
-            secret ? GatewayError.invalid(field, "Value is invalid. \(reason)") : GatewayError.invalidValue(field, text, reason)
+            let field = path()
+            return secret ? GatewayError.invalid(field, "Value is invalid. \(reason)") : GatewayError.invalidValue(field, text, reason)
         }
         switch self {
         case .any:
@@ -33,7 +35,9 @@ extension FieldFormat {
             case .string(let string): text = string
             case .integer(let number): text = String(number)
             case .double(let number): text = number.description
-            default: throw GatewayError.invalid(field, "Value for '\(field)' must be a string")
+            default:
+                let field = path()
+                throw GatewayError.invalid(field, "Value for '\(field)' must be a string")
             }
             if text.isEmpty { return }
             if let reason = problem(with: text) { throw wrong(text, reason) }
@@ -43,7 +47,7 @@ extension FieldFormat {
     /// Why `text` does not have this format, or nil when it has.
     func problem(with text: String) -> String? {
         let scalars = text.unicodeScalars
-        func length(_ range: ClosedRange<Int>) -> Bool { range.contains(text.count) }
+        func length(_ range: ClosedRange<Int>) -> Bool { range.contains(Self.characterCount(text)) }
         func lengthText(_ range: ClosedRange<Int>) -> String {
             range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
         }
@@ -53,23 +57,24 @@ extension FieldFormat {
                 return "Must be \(lengthText(range)) \(rule.description)"
             }
         case .digits(let range):
-            guard length(range), text.allSatisfy(\.isASCIIDigit) else { return "Must be \(lengthText(range)) digits" }
+            guard Self.isDigits(text.utf8), length(range) else { return "Must be \(lengthText(range)) digits" }
         case .numericText(let range):
-            guard text.allSatisfy(\.isASCIIDigit), let number = Int64(text), range.contains(number) else {
+            guard Self.isDigits(text.utf8), let number = Int64(text), range.contains(number) else {
                 return "Must be a number from \(range.lowerBound) to \(range.upperBound) written as digits"
             }
         case .month:
-            guard text.allSatisfy(\.isASCIIDigit), let month = Int(text), (1...12).contains(month) else {
+            guard Self.isDigits(text.utf8), let month = Int(text), (1...12).contains(month) else {
                 return "Month must be a number from 1 to 12"
             }
         case .decimal(let range, let signed):
-            let unsigned = signed && text.hasPrefix("-") ? String(text.dropFirst()) : text
+            let unsigned = signed && text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
             guard length(range), Self.isDecimal(unsigned) else {
                 return "Must be a decimal number (digits and '.') of \(lengthText(range)) characters"
             }
         case .number(let maximum, let fractionDigits):
-            let fraction = text.split(separator: ".", omittingEmptySubsequences: false).dropFirst().first ?? ""
-            guard Self.isDecimal(text), let number = Double(text), number <= maximum, fraction.count <= fractionDigits else {
+            // A decimal is ASCII: its fraction's digits are the bytes after the '.'.
+            let fractionCount = text.utf8.firstIndex(of: UInt8(ascii: ".")).map { text.utf8.distance(from: $0, to: text.utf8.endIndex) - 1 } ?? 0
+            guard Self.isDecimal(text.utf8[...]), let number = Double(text), number <= maximum, fractionCount <= fractionDigits else {
                 return "Must be a decimal number up to \(Int64(maximum)) with at most \(fractionDigits) decimal places"
             }
         case .enumeration(let members):
@@ -119,10 +124,42 @@ extension FieldFormat {
         return nil
     }
 
-    private static func isDecimal(_ text: String) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return (1...2).contains(parts.count) && !parts[0].isEmpty && parts.allSatisfy { $0.allSatisfy(\.isASCIIDigit) }
-            && (parts.count == 1 || !parts[1].isEmpty)
+    /// Digits, then optionally a '.' and more digits. Read as bytes: a byte outside ASCII fails
+    /// it as the Character holding it would, and Characters cost grapheme breaking on every field.
+    private static func isDecimal(_ bytes: Substring.UTF8View) -> Bool {
+        var integerDigits = 0
+        var fractionDigits = 0
+        var sawPoint = false
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                guard !sawPoint else { return false }
+                sawPoint = true
+            } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                if sawPoint { fractionDigits += 1 } else { integerDigits += 1 }
+            } else {
+                return false
+            }
+        }
+        return integerDigits > 0 && (!sawPoint || fractionDigits > 0)
+    }
+
+    /// Only ASCII digits (true for no bytes, as `allSatisfy`): the Characters are then ASCII
+    /// digits too, one byte each.
+    private static func isDigits(_ bytes: String.UTF8View) -> Bool {
+        bytes.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
+    /// `text.count`, counted from the bytes when they are ASCII: there every byte is a Character
+    /// but for CR LF, which is one.
+    static func characterCount(_ text: String) -> Int {
+        var count = 0
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return text.count }
+            if !(byte == 0x0A && previous == 0x0D) { count += 1 }
+            previous = byte
+        }
+        return count
     }
 
     /// A generous subset of RFC 2822 addresses, longer than 3 characters.
