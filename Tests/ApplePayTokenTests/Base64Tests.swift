@@ -70,3 +70,24 @@ struct Base64Tests {
         #expect(Base64.decode("QUJD-_") == nil)
     }
 }
+
+@Suite("Base64 as HTTP Basic credentials carry it")
+struct StrictBase64Tests {
+    @Test("edited texts: accepted and refused as Foundation's default decoding does, but for '=' out of place")
+    func agreesWithFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ABCQRSabz019+/=  \n-_*é")
+        var answers: Set<Bool> = []
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int.random(in: 1...12, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let text = TextEdits.randomlyEdited(Data(bytes).base64EncodedString(), alphabet: alphabet, using: &generator)
+            let foundation = Data(base64Encoded: text).map { Array($0) }
+            // Foundation takes "" as no bytes; the decoder has no use for that (no credentials).
+            let expected = Base64Tests.paddingWellPlaced(text) && !text.isEmpty ? foundation : nil
+            let decoded = Array(text.utf8).withUnsafeBufferPointer { Base64.decodeStrictly(utf8: $0) }
+            #expect(decoded == expected, "'\(text)'")
+            answers.insert(expected != nil)
+        }
+        #expect(answers == [true, false])
+    }
+}

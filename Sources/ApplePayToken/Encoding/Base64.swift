@@ -1,6 +1,6 @@
 import Foundation
 
-enum Base64 {
+package enum Base64 {
     /// Decodes standard base64, tolerating whitespace and missing `=` padding (real tokens have
     /// been passed around with their padding stripped); '=' anywhere but completing the last
     /// quartet is refused, where Foundation decodes around it. Works on the string's own bytes,
@@ -9,6 +9,13 @@ enum Base64 {
     static func decode(_ text: String) -> [UInt8]? {
         var text = text
         return text.withUTF8 { decode(utf8: $0) }
+    }
+
+    /// Standard base64 as Foundation's `Data(base64Encoded:)` reads it by default: no whitespace,
+    /// padding required; '=' out of place refused, as in `decode`. For HTTP Basic credentials.
+    package static func decodeStrictly(utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard utf8.count % 4 == 0, !utf8.contains(where: { classes[Int($0)] == whitespace }) else { return nil }
+        return decode(utf8: utf8)
     }
 
     static func decode(utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {

@@ -30,13 +30,16 @@ struct MerchantAuthentication: Sendable {
             let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
             guard let first = bytes[6...].firstIndex(where: { !isBlank($0) }),
                 let last = bytes[6...].lastIndex(where: { !isBlank($0) }),
-                let decoded = Data(base64Encoded: Data(UnsafeBufferPointer(rebasing: bytes[first...last]))),
-                let separator = decoded.firstIndex(of: UInt8(ascii: ":")),
-                // ':' is ASCII, so it never splits a UTF-8 sequence: both halves valid is the whole valid.
-                let user = decoded[..<separator].withUnsafeBytes({ String(wellFormedUTF8: $0.assumingMemoryBound(to: UInt8.self)) }),
-                let password = decoded[(separator + 1)...].withUnsafeBytes({ String(wellFormedUTF8: $0.assumingMemoryBound(to: UInt8.self)) })
+                let decoded = Base64.decodeStrictly(utf8: UnsafeBufferPointer(rebasing: bytes[first...last])),
+                let separator = decoded.firstIndex(of: UInt8(ascii: ":"))
             else { return nil }
-            return (user, password)
+            // ':' is ASCII, so it never splits a UTF-8 sequence: both halves valid is the whole valid.
+            return decoded.withUnsafeBufferPointer { decoded in
+                guard let user = String(wellFormedUTF8: UnsafeBufferPointer(rebasing: decoded[..<separator])),
+                    let password = String(wellFormedUTF8: UnsafeBufferPointer(rebasing: decoded[(separator + 1)...]))
+                else { return nil }
+                return (user, password)
+            }
         }
     }
 }
