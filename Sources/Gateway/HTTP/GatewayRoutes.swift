@@ -80,14 +80,14 @@ struct GatewayRoutes: Sendable {
             }
             var payment = try PaymentRequest.reading(reader, operation: paymentOperation)
             // What the session held is echoed as if the request had sent it.
-            payment.echo = RequestEcho(catalogue.echo(of: reader.root, shape: shape).serialized())
+            payment.echo = RequestEcho(catalogue.echo(of: reader.root, shape: shape))
             responseBody = try await processor.process(payment, transaction, logger: context.logger)
             if let session { await retireIfUsed(session, responseBody: responseBody, logger: context.logger) }
         } else if reader.value("session") != nil {
             throw GatewayError.unsupported("session.id", operation.rawValue, "A session pays only AUTHORIZE, PAY or VERIFY")
         } else if let followOn = FollowOnRequest.Operation(rawValue: operation.rawValue) {
             var request = try FollowOnRequest.reading(reader, operation: followOn)
-            request.echo = RequestEcho(catalogue.echo(of: reader.root, shape: shape).serialized())
+            request.echo = RequestEcho(catalogue.echo(of: reader.root, shape: shape))
             responseBody = try await orderOperations.process(request, transaction, logger: context.logger)
         } else {
             throw GatewayError.invalidValue("apiOperation", operation.rawValue, "Operation is not supported")

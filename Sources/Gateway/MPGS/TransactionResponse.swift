@@ -51,7 +51,7 @@ struct TransactionResponse {
         time = receipt.time
         let catalogue = RequestCatalogue.transactionRequest
         let earlier = receipt.earlierResponseBody.flatMap { try? JSONValue(parsing: $0) }.map(catalogue.orderEcho) ?? .object([:])
-        echo = earlier.overlaid(with: (try? JSONValue(parsing: receipt.echo.bytes)) ?? .object([:]))
+        echo = earlier.overlaid(with: receipt.echo.json)
     }
 
     /// The body's bytes: the gateway's members laid over the echo (what the gateway decided wins
