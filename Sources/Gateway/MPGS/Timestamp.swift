@@ -9,12 +9,42 @@ enum Timestamp {
         let (days, millisecondOfDay) = milliseconds.floorDivided(by: 86_400_000)
         let (year, month, day) = civilDate(daysSinceEpoch: days)
         let second = millisecondOfDay / 1000
-        var text = ""
-        text.reserveCapacity(24)
-        text += padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
-        text += "T" + padded(second / 3600, 2) + ":" + padded(second / 60 % 60, 2) + ":" + padded(second % 60, 2)
-        text += "." + padded(millisecondOfDay % 1000, 3) + "Z"
-        return text
+        guard (0...9999).contains(year) else {
+            return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + "T" + padded(second / 3600, 2) + ":"
+                + padded(second / 60 % 60, 2) + ":" + padded(second % 60, 2) + "." + padded(millisecondOfDay % 1000, 3) + "Z"
+        }
+        // Digits written into the string's own 24 bytes: concatenating a dozen padded pieces
+        // was most of a response's timestamp cost, and a response has two or three.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            var end = 0
+            func put(_ value: Int64, width: Int) {
+                var rest = value
+                for position in (end..<(end + width)).reversed() {
+                    text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                end += width
+            }
+            func put(_ character: Unicode.Scalar) {
+                text[end] = UInt8(ascii: character)
+                end += 1
+            }
+            put(year, width: 4)
+            put("-")
+            put(month, width: 2)
+            put("-")
+            put(day, width: 2)
+            put("T")
+            put(second / 3600, width: 2)
+            put(":")
+            put(second / 60 % 60, width: 2)
+            put(":")
+            put(second % 60, width: 2)
+            put(".")
+            put(millisecondOfDay % 1000, width: 3)
+            put("Z")
+            return end
+        }
     }
 
     /// The acquirer batch: the UTC date as yyyyMMdd.
