@@ -52,7 +52,8 @@ func measure(seconds: Double, _ body: () async throws -> Void) async rethrows ->
     }
 }
 
-// BENCH_ONLY=ec or rsa narrows the run to one case (for profiling).
+// BENCH_ONLY=ec or rsa narrows the run to one case's warm rate (for profiling, and for
+// scripts/bench-http's baseline measured right beside its AUTHORIZE run).
 let only = ProcessInfo.processInfo.environment["BENCH_ONLY"]
 let cases = [try loadCase("ec", vector: "gala-2021"), try loadCase("rsa", vector: "basistheory-rsa")]
     .filter { only == nil || $0.label == only }
@@ -63,7 +64,10 @@ for benchCase in cases {
     let warmRate = try await measure(seconds: secondsPerCase) {
         _ = try await warm.decrypt(benchCase.token, using: benchCase.keyRing)
     }
-    if only != nil { continue }
+    if only != nil {
+        results.append(String(format: "%@_warm_tps=%.1f", benchCase.label, warmRate))
+        continue
+    }
     let coldRate = try await measure(seconds: secondsPerCase) {
         let cold = ApplePayTokenDecryptor(clock: { signingTime })
         _ = try await cold.decrypt(benchCase.token, using: benchCase.keyRing)
