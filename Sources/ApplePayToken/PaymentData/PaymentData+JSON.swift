@@ -16,13 +16,13 @@ extension PaymentData {
         // A decrypted payload is still input: only Apple signs in production, but a sandbox or a
         // compromised signer must not get a malformed card number or amount past this point.
         applicationPrimaryAccountNumber = try reader.string("applicationPrimaryAccountNumber") { text in
-            (12...19).contains(text.utf8.count) && text.utf8.allSatisfy(isASCIIDigit) ? nil : "must be 12 to 19 digits"
+            (12...19).contains(text.utf8.count) && text.utf8.allSatisfy(\.isASCIIDigit) ? nil : "must be 12 to 19 digits"
         }
         applicationExpirationDate = try reader.string("applicationExpirationDate") { text in
             isExpirationDate(text) ? nil : "must be a date as YYMMDD"
         }
         currencyCode = try reader.string("currencyCode") { text in
-            text.utf8.count == 3 && text.utf8.allSatisfy(isASCIIDigit) ? nil : "must be an ISO 4217 numeric code of 3 digits"
+            text.utf8.count == 3 && text.utf8.allSatisfy(\.isASCIIDigit) ? nil : "must be an ISO 4217 numeric code of 3 digits"
         }
         transactionAmount = try reader.integer("transactionAmount")
         cardholderName = try reader.optionalString("cardholderName")
@@ -135,14 +135,10 @@ extension PaymentData: CustomStringConvertible {
     }
 }
 
-private func isASCIIDigit(_ byte: UInt8) -> Bool {
-    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-}
-
 /// YYMMDD with a real month and a day that month can have (Apple sends the month's last day).
 private func isExpirationDate(_ text: String) -> Bool {
     let digits = Array(text.utf8)
-    guard digits.count == 6, digits.allSatisfy(isASCIIDigit) else { return false }
+    guard digits.count == 6, digits.allSatisfy(\.isASCIIDigit) else { return false }
     let number = digits.map { Int($0 - UInt8(ascii: "0")) }
     let year = 2000 + number[0] * 10 + number[1]
     let month = number[2] * 10 + number[3]

@@ -134,7 +134,7 @@ extension PaymentRequest {
 
     static func securityCode(_ reader: RequestReader) throws(GatewayError) -> String? {
         let securityCode = reader.text("\(card).securityCode")
-        if let securityCode, !(3...4).contains(securityCode.count) || !securityCode.allSatisfy(\.isASCIIDigit) {
+        if let securityCode, !securityCode.utf8.allSatisfy(\.isASCIIDigit) || !(3...4).contains(securityCode.utf8.count) {
             throw GatewayError.invalidValue("\(card).securityCode", "***", "Security code must be 3 or 4 digits")
         }
         return securityCode
@@ -142,7 +142,7 @@ extension PaymentRequest {
 
     static func cardNumber(_ reader: RequestReader) throws(GatewayError) -> String {
         let number = try reader.requiredText("\(card).number")
-        guard (12...19).contains(number.count), number.allSatisfy(\.isASCIIDigit) else {
+        guard number.utf8.allSatisfy(\.isASCIIDigit), (12...19).contains(number.utf8.count) else {
             throw GatewayError.invalidValue(
                 "\(card).number",
                 CardNumberMask.mask(number),

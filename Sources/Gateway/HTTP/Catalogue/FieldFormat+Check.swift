@@ -57,24 +57,24 @@ extension FieldFormat {
                 return "Must be \(lengthText(range)) \(rule.description)"
             }
         case .digits(let range):
-            guard Self.isDigits(text.utf8), length(range) else { return "Must be \(lengthText(range)) digits" }
+            guard text.utf8.allSatisfy(\.isASCIIDigit), length(range) else { return "Must be \(lengthText(range)) digits" }
         case .numericText(let range):
-            guard Self.isDigits(text.utf8), let number = Int64(text), range.contains(number) else {
+            guard text.utf8.allSatisfy(\.isASCIIDigit), let number = Int64(text), range.contains(number) else {
                 return "Must be a number from \(range.lowerBound) to \(range.upperBound) written as digits"
             }
         case .month:
-            guard Self.isDigits(text.utf8), let month = Int(text), (1...12).contains(month) else {
+            guard text.utf8.allSatisfy(\.isASCIIDigit), let month = Int(text), (1...12).contains(month) else {
                 return "Month must be a number from 1 to 12"
             }
         case .decimal(let range, let signed):
             let unsigned = signed && text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
-            guard length(range), Self.isDecimal(unsigned) else {
+            guard length(range), Self.fractionDigits(ofDecimal: unsigned) != nil else {
                 return "Must be a decimal number (digits and '.') of \(lengthText(range)) characters"
             }
         case .number(let maximum, let fractionDigits):
-            // A decimal is ASCII: its fraction's digits are the bytes after the '.'.
-            let fractionCount = text.utf8.firstIndex(of: UInt8(ascii: ".")).map { text.utf8.distance(from: $0, to: text.utf8.endIndex) - 1 } ?? 0
-            guard Self.isDecimal(text.utf8[...]), let number = Double(text), number <= maximum, fractionCount <= fractionDigits else {
+            guard let fraction = Self.fractionDigits(ofDecimal: text.utf8[...]), let number = Double(text), number <= maximum,
+                fraction <= fractionDigits
+            else {
                 return "Must be a decimal number up to \(Int64(maximum)) with at most \(fractionDigits) decimal places"
             }
         case .enumeration(let members):
@@ -124,29 +124,24 @@ extension FieldFormat {
         return nil
     }
 
-    /// Digits, then optionally a '.' and more digits. Read as bytes: a byte outside ASCII fails
-    /// it as the Character holding it would, and Characters cost grapheme breaking on every field.
-    private static func isDecimal(_ bytes: Substring.UTF8View) -> Bool {
+    /// How many digits follow the '.' (0 without one) when `bytes` are digits, then optionally a
+    /// '.' and more digits; nil when they are not. Read as bytes: a byte outside ASCII fails it
+    /// as the Character holding it would, and Characters cost grapheme breaking on every field.
+    private static func fractionDigits(ofDecimal bytes: Substring.UTF8View) -> Int? {
         var integerDigits = 0
         var fractionDigits = 0
         var sawPoint = false
         for byte in bytes {
             if byte == UInt8(ascii: ".") {
-                guard !sawPoint else { return false }
+                guard !sawPoint else { return nil }
                 sawPoint = true
-            } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+            } else if byte.isASCIIDigit {
                 if sawPoint { fractionDigits += 1 } else { integerDigits += 1 }
             } else {
-                return false
+                return nil
             }
         }
-        return integerDigits > 0 && (!sawPoint || fractionDigits > 0)
-    }
-
-    /// Only ASCII digits (true for no bytes, as `allSatisfy`): the Characters are then ASCII
-    /// digits too, one byte each.
-    private static func isDigits(_ bytes: String.UTF8View) -> Bool {
-        bytes.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        return integerDigits > 0 && (!sawPoint || fractionDigits > 0) ? fractionDigits : nil
     }
 
     /// `text.count`, counted from the bytes when they are ASCII: there every byte is a Character
