@@ -69,6 +69,7 @@ public struct ApplePayTokenDecryptor: Sendable {
         return DecryptedPaymentToken(
             version: token.version,
             transactionId: token.header.transactionId,
+            replayKey: token.replayKey,
             applicationData: token.header.applicationData,
             signingTime: signature.signingTime,
             publicKeyHash: identity.publicKeyHash,
@@ -83,8 +84,10 @@ public struct ApplePayTokenDecryptor: Sendable {
 /// A verified, decrypted token: what steps 5 to 7 work with.
 public struct DecryptedPaymentToken: Sendable, Hashable {
     public var version: PaymentToken.Version
-    /// Lower-case hex of the header's transaction id bytes: the key for replay protection.
+    /// Lower-case hex of the header's transaction id bytes.
     public var transactionId: String
+    /// SHA-256 of the token's `data`: the key for replay protection (``PaymentToken/replayKey``).
+    public var replayKey: [UInt8]
     /// SHA-256 of the payment request's applicationData, when it had any.
     public var applicationData: [UInt8]?
     public var signingTime: Date

@@ -6,8 +6,11 @@
 //
 // An in-process driver, not coverage-guided: structure-aware byte mutations (bit flips, boundary
 // values, BER length and tag bytes, cut, repeated and spliced ranges) stacked one to four deep.
-// What it checks besides "no crash": a mutated signature is never accepted, and a mutated token
-// that still verifies signs exactly the original's content. A finding prints the input (base64)
+// What it checks besides "no crash": a mutated signature is never accepted, a mutated token
+// that still verifies signs exactly the original's content, and a token whose signed bytes were
+// moved across a field boundary (between data, transactionId and applicationData: the signature
+// has no length framing, so it still verifies) either keeps the original's replay key or no
+// longer decrypts. A finding prints the input (base64)
 // and exits 1. The last line is `token-fuzz: executions=N findings=M ...`.
 
 import ApplePayToken
@@ -44,6 +47,8 @@ struct Seed {
     var token: PaymentToken
     var decryptor: ApplePayTokenDecryptor
     var payloads: [[UInt8]]
+    /// The merchant key, where the vector has one.
+    var keyRing: MerchantKeyRing?
 
     static func load(_ directory: URL) throws -> [Seed] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
@@ -55,12 +60,22 @@ struct Seed {
             else { return nil }
             let json = Array(try Data(contentsOf: folder.appendingPathComponent(tokenFile)))
             let payloads = try files["expected"].map { [Array(try Data(contentsOf: folder.appendingPathComponent($0)))] } ?? []
+            var keyRing: MerchantKeyRing?
+            if let keyFile = files["privateKey"], let certificateFile = files["certificate"] {
+                keyRing = MerchantKeyRing([
+                    try MerchantIdentity(
+                        certificate: KeyMaterial.certificate(from: Data(contentsOf: folder.appendingPathComponent(certificateFile))),
+                        privateKey: KeyMaterial.privateKey(from: Data(contentsOf: folder.appendingPathComponent(keyFile)))
+                    )
+                ])
+            }
             return Seed(
                 name: name,
                 json: json,
                 token: try PaymentToken(jsonBytes: json),
                 decryptor: ApplePayTokenDecryptor(trustRoots: .apple, clock: { signingTime }),
-                payloads: payloads
+                payloads: payloads,
+                keyRing: keyRing
             )
         }
     }
@@ -121,7 +136,7 @@ guard !seeds.isEmpty else {
     exit(1)
 }
 var mutator = Mutator(random: SplitMix64(state: options.seed))
-var counts = (json: 0, signature: 0, paymentData: 0, accepted: 0)
+var counts = (json: 0, signature: 0, paymentData: 0, accepted: 0, moved: 0, movedVerified: 0)
 var findings = 0
 let deadline = Date().addingTimeInterval(options.seconds)
 
@@ -134,7 +149,7 @@ while Date() < deadline {
     for _ in 0..<64 {
         let seed = seeds[Int.random(in: 0..<seeds.count, using: &mutator.random)]
         let other = seeds[Int.random(in: 0..<seeds.count, using: &mutator.random)]
-        switch Int.random(in: 0..<3, using: &mutator.random) {
+        switch Int.random(in: 0..<4, using: &mutator.random) {
         case 0:
             // The token JSON: parsed, and verified when it parses.
             counts.json += 1
@@ -157,6 +172,17 @@ while Date() < deadline {
             if token.signature != seed.token.signature, (try? await seed.decryptor.verifySignature(of: token)) != nil {
                 finding("an altered signature verified", seed, token.signature)
             }
+        case 3:
+            // Signed bytes moved across a field boundary: the signature still verifies.
+            counts.moved += 1
+            let moved = mutator.moveAcrossBoundary(seed.token)
+            guard (try? await seed.decryptor.verifySignature(of: moved)) != nil else { continue }
+            counts.movedVerified += 1
+            if moved.replayKey == seed.token.replayKey { continue }
+            // Another replay key means `data` was cut or extended: its GCM tag must now fail.
+            if let keyRing = seed.keyRing, (try? await seed.decryptor.decrypt(moved, using: keyRing)) != nil {
+                finding("a token with bytes moved out of data decrypted under a new replay key", seed, moved.data)
+            }
         default:
             // The decrypted payment data: any outcome but a crash is fine.
             guard let payload = seed.payloads.first ?? other.payloads.first else { continue }
@@ -165,9 +191,10 @@ while Date() < deadline {
         }
     }
 }
-let executions = counts.json + counts.signature + counts.paymentData
+let executions = counts.json + counts.signature + counts.paymentData + counts.moved
 print(
     "token-fuzz: executions=\(executions) findings=\(findings) json=\(counts.json) signature=\(counts.signature) "
-        + "paymentData=\(counts.paymentData) stillValid=\(counts.accepted) seeds=\(seeds.count) seconds=\(Int(options.seconds))"
+        + "paymentData=\(counts.paymentData) stillValid=\(counts.accepted) moved=\(counts.moved) "
+        + "movedVerified=\(counts.movedVerified) seeds=\(seeds.count) seconds=\(Int(options.seconds))"
 )
 exit(findings == 0 ? 0 : 1)

@@ -49,7 +49,14 @@ struct PostgresStoreTests {
             database: location.database
         )
         defer { holder.waitUntilExit() }
-        try await Task.sleep(for: .milliseconds(500))
+        // Started once the lock is seen held (psql may take a while to start on a loaded machine).
+        let lockHeld = """
+            SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
+                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            """
+        while try server.psql(lockHeld, database: location.database) != "1" {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let started = ContinuousClock.now
         let store = PostgresTransactionStore(location: location, timeout: .seconds(20))
         try await store.prepare()

@@ -35,7 +35,7 @@ struct ReleaseUpgradeTests {
         // Inside the application, which runs the PostgreSQL pool as one of its services.
         try await gateway.application.test(.router) { client in
             // Before anything is written: the first write prunes replay records this old (2023).
-            #expect(try await store.isApplePayTransactionUsed("aptx-today-1"))
+            #expect(try await store.isUsed("aptx-today-1"))
             let order = try await client.send("/api/rest/version/100/merchant/TESTMERCHANT/order/today-auth", method: .get)
             #expect(order.status == .ok)
             #expect(order.string("status") == "PARTIALLY_CAPTURED")

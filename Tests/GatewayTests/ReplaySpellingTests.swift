@@ -66,7 +66,7 @@ struct ReplaySpellingTests {
                 #expect(Self.isReplayed(exchange), "copy \(index): \(exchange.status) \(exchange.body)")
             }
             // While the application runs: it owns the store's connections.
-            #expect(try await gateway.services.store.isApplePayTransactionUsed(Hex.encode(id)))
+            #expect(try await gateway.services.store.isUsed(Hex.encode(id)))
             for index in 1...copies.count {
                 #expect(try await gateway.services.store.order(merchantId: TestGateway.merchantId, orderId: "spell-\(index)") == nil)
             }
@@ -104,8 +104,8 @@ struct ReplayRecordMigrationTests {
             )
         }
         let store = try SQLiteTransactionStore(path: path)
-        #expect(try await store.isApplePayTransactionUsed("abcdef01"))
-        #expect(try await store.isApplePayTransactionUsed("fedcba98"))
+        #expect(try await store.isUsed("abcdef01"))
+        #expect(try await store.isUsed("fedcba98"))
         let check = try SQLiteConnection(path: path)
         let ids = try check.query("SELECT apple_pay_transaction_id FROM apple_pay_transactions ORDER BY 1").map { $0[0].text }
         #expect(ids == ["abcdef01", "fedcba98"])
@@ -133,8 +133,8 @@ struct ReplayRecordMigrationTests {
         )
         let store = PostgresTransactionStore(location: location, timeout: .seconds(20))
         try await store.prepare()
-        #expect(try await store.isApplePayTransactionUsed("abcdef01"))
-        #expect(try await store.isApplePayTransactionUsed("fedcba98"))
+        #expect(try await store.isUsed("abcdef01"))
+        #expect(try await store.isUsed("fedcba98"))
         await store.close()
         let ids = try server.psql("SELECT apple_pay_transaction_id FROM apple_pay_transactions ORDER BY 1", database: location.database)
         #expect(ids == "abcdef01\nfedcba98")

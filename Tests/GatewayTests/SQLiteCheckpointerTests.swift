@@ -42,7 +42,7 @@ struct SQLiteCheckpointerTests {
             let stored = try await reopened.transaction(merchantId: "M", orderId: "order-\(index)", transactionId: "1")
             #expect(stored?.responseBody.count == 4096)
         }
-        #expect(try await reopened.isApplePayTransactionUsed("apple-\(records - 1)"))
+        #expect(try await reopened.isUsed("apple-\(records - 1)"))
         await reopened.close()
     }
 

@@ -87,6 +87,6 @@ struct SQLiteRecordWriterTests {
         }
         #expect(try await store.order(merchantId: "M", orderId: "p") == nil)
         #expect(try await store.order(merchantId: "M", orderId: "o")?.version == 1)
-        #expect(try await store.isApplePayTransactionUsed("apple-2") == false)
+        #expect(try await store.isUsed("apple-2") == false)
     }
 }

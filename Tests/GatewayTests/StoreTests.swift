@@ -21,7 +21,7 @@ struct StoreTests {
             currency: "USD",
             succeeded: true,
             eciIndicator: nil,
-            applePayTransactionId: applePay,
+            applePayReplay: applePay.map(ApplePayReplayKey.named),
             time: Date(milliseconds: 1_700_000_000_000),
             isInitial: true,
             transactionType: "PAYMENT",
@@ -75,8 +75,32 @@ struct StoreTests {
         }
         let tokenOrders = try await (20..<40).asyncCount { try await reopened.order(merchantId: "M", orderId: "token-\($0)") != nil }
         #expect(tokenOrders == 1)
-        #expect(try await reopened.isApplePayTransactionUsed("apple-1"))
-        #expect(try await !reopened.isApplePayTransactionUsed("apple-2"))
+        #expect(try await reopened.isUsed("apple-1"))
+        #expect(try await !reopened.isUsed("apple-2"))
+    }
+
+    @Test("a token is refused when either replay key was used: its data digest, or its transaction id", arguments: StoreKind.allCases)
+    func eitherReplayKeyRefuses(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).open()
+        let used = ApplePayReplayKey.named("used")
+        var first = Self.record(order: "keys-1")
+        first.applePayReplay = used
+        #expect(try await store.record(first) == .recorded)
+
+        // The same ciphertext under another transaction id: bytes moved between header fields.
+        var sameData = Self.record(order: "keys-2")
+        sameData.applePayReplay = ApplePayReplayKey(transactionId: "other", dataDigest: used.dataDigest)
+        #expect(try await store.record(sameData) == .applePayReplay)
+        // Another ciphertext claiming the used transaction id.
+        var sameId = Self.record(order: "keys-3")
+        sameId.applePayReplay = ApplePayReplayKey(transactionId: "used", dataDigest: [1, 2, 3])
+        #expect(try await store.record(sameId) == .applePayReplay)
+        #expect(try await store.isApplePayTokenUsed(ApplePayReplayKey(transactionId: "x", dataDigest: used.dataDigest)))
+        #expect(try await store.isApplePayTokenUsed(ApplePayReplayKey(transactionId: "used", dataDigest: [9])))
+        #expect(try await !store.isApplePayTokenUsed(ApplePayReplayKey(transactionId: "x", dataDigest: [9])))
+        for order in ["keys-2", "keys-3"] {
+            #expect(try await store.order(merchantId: "M", orderId: order) == nil)
+        }
     }
 
     @Test("a second initial transaction after a success is refused by the store itself", arguments: StoreKind.allCases)
@@ -176,7 +200,7 @@ struct SQLiteMigrationTests {
         let order = try #require(try await store.order(merchantId: "M", orderId: "old-order"))
         #expect(order.version == 1)
         #expect(order.state.totalAuthorizedMinorUnits == 5656)
-        #expect(try await store.isApplePayTransactionUsed("apple-old"))
+        #expect(try await store.isUsed("apple-old"))
     }
 }
 
@@ -188,19 +212,19 @@ struct ReplayPruningTests {
         var old = StoreTests.record(order: "old", applePay: "apple-old")
         old.time = Date(milliseconds: 1_700_000_000_000)
         #expect(try await store.record(old) == .recorded)
-        #expect(try await store.isApplePayTransactionUsed("apple-old"))
+        #expect(try await store.isUsed("apple-old"))
 
         var recent = StoreTests.record(order: "recent", applePay: "apple-recent")
         recent.time = Date(milliseconds: 1_700_000_000_000 + 300_000)  // 5 minutes later: within retention
         #expect(try await store.record(recent) == .recorded)
-        #expect(try await store.isApplePayTransactionUsed("apple-old"))
+        #expect(try await store.isUsed("apple-old"))
 
         var later = StoreTests.record(order: "later", applePay: "apple-later")
         later.time = Date(milliseconds: 1_700_000_000_000 + 3_600_000)  // an hour later
         #expect(try await store.record(later) == .recorded)
-        #expect(try await !store.isApplePayTransactionUsed("apple-old"))
-        #expect(try await !store.isApplePayTransactionUsed("apple-recent"))
-        #expect(try await store.isApplePayTransactionUsed("apple-later"))
+        #expect(try await !store.isUsed("apple-old"))
+        #expect(try await !store.isUsed("apple-recent"))
+        #expect(try await store.isUsed("apple-later"))
         // The transactions themselves are kept: only the replay index is pruned.
         #expect(try await store.transaction(merchantId: "M", orderId: "old", transactionId: "1") != nil)
     }

@@ -31,6 +31,15 @@ enum SymmetricKeyRestorer {
                 AppleKDF.symmetricKey(sharedSecret: z, merchantIdentifierHash: identity.merchantIdentifierHash)
             }
         case (.wrappedKey(let wrapped), .rsa(let privateKey)):
+            // RSA-OAEP output is exactly the modulus length; OpenSSL would also take a shorter input.
+            let modulusBytes = privateKey.keySizeInBits / 8
+            guard wrapped.count == modulusBytes else {
+                throw ApplePayTokenError(
+                    .malformedToken,
+                    "header.wrappedKey is \(wrapped.count) bytes, not the \(modulusBytes) bytes of an RSA-OAEP block for this key",
+                    field: "header.wrappedKey"
+                )
+            }
             guard let unwrapped = unwrap(wrapped, with: identity.openSSLRSAKey, or: privateKey) else {
                 throw ApplePayTokenError(
                     .decryptionFailed,

@@ -21,6 +21,11 @@ extension PaymentToken {
         try self.init(validating: try RawToken(value))
     }
 
+    /// SubjectPublicKeyInfo DER of a P-256 key with an uncompressed point, as Apple sends it.
+    static let p256SubjectPublicKeyInfoLength = 91
+    /// Twice what Apple sends: the bound on an identifier whose length Apple does not document.
+    static let maxTransactionIdLength = 64
+
     private init(validating raw: RawToken) throws(ApplePayTokenError) {
         guard let versionText = raw.version else { throw missing("version") }
         guard let version = Version(rawValue: versionText) else {
@@ -36,7 +41,16 @@ extension PaymentToken {
         switch version {
         case .ecV1:
             guard header.wrappedKey == nil else { throw unexpected("header.wrappedKey", in: version) }
-            keyExchange = .ephemeralPublicKey(try base64(header.ephemeralPublicKey, "header.ephemeralPublicKey"))
+            let ephemeral = try base64(header.ephemeralPublicKey, "header.ephemeralPublicKey")
+            // Apple: "X.509 encoded key bytes" of a P-256 key, which is 91 bytes (uncompressed point).
+            guard ephemeral.count == Self.p256SubjectPublicKeyInfoLength else {
+                throw ApplePayTokenError(
+                    .malformedToken,
+                    "header.ephemeralPublicKey is \(ephemeral.count) bytes, not the 91-byte X.509 encoding of a P-256 key",
+                    field: "header.ephemeralPublicKey"
+                )
+            }
+            keyExchange = .ephemeralPublicKey(ephemeral)
         case .rsaV1:
             guard header.ephemeralPublicKey == nil else { throw unexpected("header.ephemeralPublicKey", in: version) }
             keyExchange = .wrappedKey(try base64(header.wrappedKey, "header.wrappedKey"))
@@ -53,6 +67,15 @@ extension PaymentToken {
         guard let transactionId = header.transactionId else { throw missing("header.transactionId") }
         guard let transactionIdBytes = Hex.decode(transactionId), !transactionIdBytes.isEmpty else {
             throw ApplePayTokenError(.malformedToken, "header.transactionId is not hex", field: "header.transactionId")
+        }
+        // Apple documents no length ("a hexadecimal identifier"); every real token has 32 bytes.
+        // The bound only keeps absurd values out: replay protection does not depend on it.
+        guard transactionIdBytes.count <= Self.maxTransactionIdLength else {
+            throw ApplePayTokenError(
+                .malformedToken,
+                "header.transactionId is \(transactionIdBytes.count) bytes; at most \(Self.maxTransactionIdLength) are accepted",
+                field: "header.transactionId"
+            )
         }
         var applicationData: [UInt8]?
         if let text = header.applicationData {

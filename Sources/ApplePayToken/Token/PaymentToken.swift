@@ -1,8 +1,9 @@
+import Crypto
+
 /// An Apple Pay `paymentData` token: what the device encrypted and Apple signed.
 ///
 /// Create one with ``init(parsing:)`` from the JSON text (or base64 of it) that clients post.
-/// Binary fields are kept decoded; the hex `transactionId` is kept as text too, in one canonical
-/// form (lower-case hex of the decoded bytes), because it is the identifier replay records use.
+/// Binary fields are kept decoded. ``replayKey`` is what replay records are keyed on.
 public struct PaymentToken: Sendable, Hashable {
     public enum Version: String, Sendable, Hashable {
         /// ECDH P-256 + AES-256-GCM.
@@ -31,9 +32,9 @@ public struct PaymentToken: Sendable, Hashable {
         public var publicKeyHash: [UInt8]
         /// The device-generated transaction identifier, decoded from hex: part of the signed content.
         public var transactionIdBytes: [UInt8]
-        /// `transactionIdBytes` as lower-case hex, whatever case the token spelled it in. The
-        /// signature covers the bytes, not the text, so every spelling of the same bytes is the same
-        /// transaction and must meet the same replay record: this is the one form to key it on.
+        /// `transactionIdBytes` as lower-case hex, whatever case the token spelled it in (the
+        /// signature covers the bytes, not the text). Replay records of releases before 0.5 were
+        /// keyed on it; see ``PaymentToken/replayKey`` for why they no longer are.
         public var transactionId: String { Hex.encode(transactionIdBytes) }
         /// SHA-256 of the payment request's applicationData, when the request had any.
         public var applicationData: [UInt8]?
@@ -52,6 +53,16 @@ public struct PaymentToken: Sendable, Hashable {
         self.signature = signature
         self.header = header
     }
+
+    /// What a replay record is keyed on: SHA-256 of `data` (the ciphertext with its GCM tag).
+    ///
+    /// Apple signs ephemeralPublicKey (or wrappedKey) ‖ data ‖ transactionId ‖ applicationData
+    /// with no length framing, so bytes can be moved between `transactionId` and
+    /// `applicationData` (or either re-spelt) without breaking the signature: a key built from
+    /// those fields lets one token be charged twice. `data` cannot be cut or extended without
+    /// breaking its GCM tag, and every token has exactly one, so no re-arrangement of the signed
+    /// bytes that still decrypts changes this key.
+    public var replayKey: [UInt8] { Array(SHA256.hash(data: data)) }
 
     /// The bytes Apple's signature covers, in order: the key exchange value, the ciphertext,
     /// the transaction id and the application data (each decoded from its text form).

@@ -6,7 +6,7 @@ struct NoStore: TransactionStore {
     func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction? { nil }
     func order(merchantId: String, orderId: String) async throws -> StoredOrder? { nil }
     func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary] { [] }
-    func isApplePayTransactionUsed(_ applePayTransactionId: String) async throws -> Bool { false }
+    func isApplePayTokenUsed(_ key: ApplePayReplayKey) async throws -> Bool { false }
     func record(_ record: TransactionRecord) async throws -> RecordOutcome { .recorded }
     func prepare() async throws {}
 }

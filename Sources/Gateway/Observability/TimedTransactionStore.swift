@@ -19,8 +19,8 @@ struct TimedTransactionStore: TransactionStore {
         try await timed("transactions") { try await base.transactions(merchantId: merchantId, orderId: orderId) }
     }
 
-    func isApplePayTransactionUsed(_ applePayTransactionId: String) async throws -> Bool {
-        try await timed("replay_check") { try await base.isApplePayTransactionUsed(applePayTransactionId) }
+    func isApplePayTokenUsed(_ key: ApplePayReplayKey) async throws -> Bool {
+        try await timed("replay_check") { try await base.isApplePayTokenUsed(key) }
     }
 
     func record(_ record: TransactionRecord) async throws -> RecordOutcome {

@@ -175,6 +175,86 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions (expires_at_ms)",
         ],
+        // 5: replay records also keyed on the digest of the token's `data` (ApplePayReplayKey says
+        // why), as SQLite's step 5; records of earlier releases have none and stay in force by
+        // their transaction id. The record function gains the digest as a new overload: the
+        // earlier one stays, so replicas of the previous release keep working during a rolling
+        // upgrade (their records carry no digest, and are still refused by transaction id).
+        [
+            "ALTER TABLE apple_pay_transactions ADD COLUMN IF NOT EXISTS data_digest text",
+            """
+            CREATE UNIQUE INDEX IF NOT EXISTS apple_pay_transactions_by_data_digest
+                ON apple_pay_transactions (data_digest)
+            """,
+            """
+            CREATE OR REPLACE FUNCTION gateway_record(
+                p_merchant text, p_order text, p_transaction text, p_operation text, p_request_hash bytea,
+                p_response bytea, p_result text, p_gateway_code text, p_amount bigint, p_currency text, p_eci text,
+                p_apple_pay_id text, p_time_ms bigint, p_type text, p_succeeded boolean, p_target text,
+                p_voids_target boolean, p_is_initial boolean, p_expected_version bigint,
+                p_order_currency text, p_order_amount bigint, p_status text, p_total_authorized bigint,
+                p_total_captured bigint, p_total_refunded bigint, p_wallet text, p_reference text,
+                p_created_ms bigint, p_initial_succeeded boolean, p_data_digest text
+            ) RETURNS TABLE (outcome text, stored_hash bytea, stored_body bytea)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                current_version bigint;
+                current_initial boolean;
+            BEGIN
+                PERFORM pg_advisory_xact_lock(hashtext(p_merchant), hashtext(p_order));
+                RETURN QUERY SELECT 'duplicate'::text, t.request_hash, t.response_body FROM transactions t
+                    WHERE t.merchant_id = p_merchant AND t.order_id = p_order AND t.transaction_id = p_transaction;
+                IF FOUND THEN RETURN; END IF;
+                SELECT o.version, o.initial_succeeded INTO current_version, current_initial FROM orders o
+                    WHERE o.merchant_id = p_merchant AND o.order_id = p_order;
+                IF p_is_initial AND coalesce(current_initial, false) THEN
+                    RETURN QUERY SELECT 'orderAlreadySucceeded'::text, NULL::bytea, NULL::bytea;
+                    RETURN;
+                END IF;
+                IF current_version IS DISTINCT FROM p_expected_version THEN
+                    RETURN QUERY SELECT 'orderChanged'::text, NULL::bytea, NULL::bytea;
+                    RETURN;
+                END IF;
+                IF p_apple_pay_id IS NOT NULL THEN
+                    -- No conflict target: a used transaction id and a used data digest both refuse.
+                    INSERT INTO apple_pay_transactions
+                        (apple_pay_transaction_id, data_digest, merchant_id, order_id, transaction_id, accepted_at_ms)
+                    VALUES (p_apple_pay_id, p_data_digest, p_merchant, p_order, p_transaction, p_time_ms)
+                    ON CONFLICT DO NOTHING;
+                    IF NOT FOUND THEN
+                        RETURN QUERY SELECT 'applePayReplay'::text, NULL::bytea, NULL::bytea;
+                        RETURN;
+                    END IF;
+                END IF;
+                INSERT INTO orders AS o (merchant_id, order_id, currency, amount_minor, status,
+                    total_authorized_minor, total_captured_minor, total_refunded_minor, wallet_provider, reference,
+                    initial_succeeded, created_at_ms, updated_at_ms)
+                VALUES (p_merchant, p_order, p_order_currency, p_order_amount, p_status, p_total_authorized,
+                    p_total_captured, p_total_refunded, p_wallet, p_reference, p_initial_succeeded, p_created_ms,
+                    p_time_ms)
+                ON CONFLICT (merchant_id, order_id) DO UPDATE SET
+                    currency = excluded.currency, amount_minor = excluded.amount_minor, status = excluded.status,
+                    total_authorized_minor = excluded.total_authorized_minor,
+                    total_captured_minor = excluded.total_captured_minor,
+                    total_refunded_minor = excluded.total_refunded_minor,
+                    wallet_provider = excluded.wallet_provider, reference = excluded.reference,
+                    initial_succeeded = o.initial_succeeded OR excluded.initial_succeeded,
+                    updated_at_ms = excluded.updated_at_ms, version = o.version + 1;
+                INSERT INTO transactions (merchant_id, order_id, transaction_id, operation, request_hash,
+                    response_body, result, gateway_code, amount_minor, currency, eci_indicator,
+                    apple_pay_transaction_id, created_at_ms, type, succeeded, target_transaction_id)
+                VALUES (p_merchant, p_order, p_transaction, p_operation, p_request_hash, p_response, p_result,
+                    p_gateway_code, p_amount, p_currency, p_eci, p_apple_pay_id, p_time_ms, p_type, p_succeeded,
+                    p_target);
+                IF p_voids_target AND p_target IS NOT NULL THEN
+                    UPDATE transactions t SET voided = true
+                    WHERE t.merchant_id = p_merchant AND t.order_id = p_order AND t.transaction_id = p_target;
+                END IF;
+                RETURN QUERY SELECT 'recorded'::text, NULL::bytea, NULL::bytea;
+            END
+            $$
+            """,
+        ],
     ]
 
     struct NewerSchema: Error, CustomStringConvertible {

@@ -15,7 +15,7 @@ import PostgresNIO
 /// across orders; `ON CONFLICT DO NOTHING` on their primary key waits for a concurrent insert
 /// of the same id and then tells the loser.
 enum PostgresRecordWriter {
-    /// Runs `gateway_record` (migration step 2): the lock, the checks and the writes in one
+    /// Runs `gateway_record` (migration step 5): the lock, the checks and the writes in one
     /// statement, so one round trip, committed before it returns when the outcome is `.recorded`.
     static func write(_ record: TransactionRecord, _ client: PostgresClient, _ logger: Logger) async throws -> RecordOutcome {
         let rows = try await client.execute(RecordStatement(record: record), logger: logger)
@@ -49,15 +49,16 @@ enum PostgresRecordWriter {
     /// The parameters are typed as the function declares them, so a first call with NULLs
     /// prepares the same statement as any other.
     struct RecordStatement: PostgresPreparedStatement {
-        static let name = "gateway_record"
+        static let name = "gateway_record_digest"
         static let sql = """
             SELECT outcome, stored_hash, stored_body FROM gateway_record(
                 $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-                $23, $24, $25, $26, $27, $28, $29)
+                $23, $24, $25, $26, $27, $28, $29, $30)
             """
         static let bindingDataTypes: [PostgresDataType] = [
             .text, .text, .text, .text, .bytea, .bytea, .text, .text, .int8, .text, .text, .text, .int8, .text, .bool,
             .text, .bool, .bool, .int8, .text, .int8, .text, .int8, .int8, .int8, .text, .text, .int8, .bool,
+            .text,
         ]
         typealias Row = (String, ByteBuffer?, ByteBuffer?)
 
@@ -70,11 +71,11 @@ enum PostgresRecordWriter {
                 record.merchantId, record.orderId, record.transactionId, record.operation.rawValue,
                 ByteBuffer(bytes: record.requestHash), ByteBuffer(bytes: record.responseBody), record.result.rawValue,
                 record.gatewayCode.rawValue, record.amountMinorUnits, record.currency, record.eciIndicator,
-                record.applePayTransactionId, record.time.milliseconds, record.transactionType.rawValue, record.succeeded,
+                record.applePayReplay?.transactionId, record.time.milliseconds, record.transactionType.rawValue, record.succeeded,
                 record.targetTransactionId, record.voidedTransactionId != nil, record.isInitial, record.expectedOrderVersion,
                 order.currency, order.amountMinorUnits, order.status.rawValue, order.totalAuthorizedMinorUnits,
                 order.totalCapturedMinorUnits, order.totalRefundedMinorUnits, order.walletProvider, order.reference,
-                order.creationTime.milliseconds, record.opensOrder,
+                order.creationTime.milliseconds, record.opensOrder, record.applePayReplay?.dataDigestHex,
             ]
             var bindings = PostgresBindings(capacity: values.count)
             for value in values {

@@ -142,10 +142,13 @@ final class PostgresTransactionStore: TransactionStore {
         }
     }
 
-    func isApplePayTransactionUsed(_ applePayTransactionId: String) async throws -> Bool {
+    func isApplePayTokenUsed(_ key: ApplePayReplayKey) async throws -> Bool {
         try await run { client in
             let rows = try await client.query(
-                "SELECT 1 FROM apple_pay_transactions WHERE apple_pay_transaction_id = \(applePayTransactionId)",
+                """
+                SELECT 1 FROM apple_pay_transactions
+                WHERE apple_pay_transaction_id = \(key.transactionId) OR data_digest = \(key.dataDigestHex)
+                """,
                 logger: self.logger
             )
             for try await _ in rows { return true }

@@ -84,6 +84,12 @@ enum SQLiteMigrations {
         );
         CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions (expires_at_ms);
         """,
+        // 5: replay records also keyed on the digest of the token's `data` (ApplePayReplayKey says
+        // why). Records of earlier releases have none and stay in force by their transaction id.
+        """
+        ALTER TABLE apple_pay_transactions ADD COLUMN data_digest TEXT;
+        CREATE UNIQUE INDEX apple_pay_transactions_by_data_digest ON apple_pay_transactions (data_digest);
+        """,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

@@ -24,23 +24,7 @@ enum SQLiteRecordWriter {
             return .duplicateTransaction(existing)
         }
         if let refused = try writeOrder(connection, record) { return refused }
-        if let applePayTransactionId = record.applePayTransactionId {
-            do {
-                try connection.query(
-                    """
-                    INSERT INTO apple_pay_transactions
-                        (apple_pay_transaction_id, merchant_id, order_id, transaction_id, accepted_at_ms)
-                    VALUES (?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .text(applePayTransactionId), .text(record.merchantId), .text(record.orderId),
-                        .text(record.transactionId), .integer(record.time.milliseconds),
-                    ]
-                )
-            } catch let failure as SQLiteConnection.Failure where failure.isConstraintViolation {
-                return .applePayReplay
-            }
-        }
+        if let replay = record.applePayReplay, try !recordReplay(replay, record, connection) { return .applePayReplay }
         if let target = record.voidedTransactionId {
             try connection.query(
                 "UPDATE transactions SET voided = 1 WHERE merchant_id = ? AND order_id = ? AND transaction_id = ?",
@@ -48,6 +32,31 @@ enum SQLiteRecordWriter {
             )
         }
         return .recorded
+    }
+
+    /// Records the token as used; false when either of its keys was recorded before (the
+    /// transaction id is the primary key, the data digest a unique index).
+    private static func recordReplay(
+        _ replay: ApplePayReplayKey,
+        _ record: TransactionRecord,
+        _ connection: SQLiteConnection
+    ) throws -> Bool {
+        do {
+            try connection.query(
+                """
+                INSERT INTO apple_pay_transactions
+                    (apple_pay_transaction_id, data_digest, merchant_id, order_id, transaction_id, accepted_at_ms)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(replay.transactionId), .text(replay.dataDigestHex), .text(record.merchantId),
+                    .text(record.orderId), .text(record.transactionId), .integer(record.time.milliseconds),
+                ]
+            )
+        } catch let failure as SQLiteConnection.Failure where failure.isConstraintViolation {
+            return false
+        }
+        return true
     }
 
     private static func insertTransaction(_ connection: SQLiteConnection, _ record: TransactionRecord) throws {
@@ -64,7 +73,7 @@ enum SQLiteRecordWriter {
                 .text(record.operation.rawValue), .blob(record.requestHash), .blob(record.responseBody),
                 .text(record.result.rawValue), .text(record.gatewayCode.rawValue), .integer(record.amountMinorUnits),
                 .text(record.currency), SQLiteValue(record.eciIndicator),
-                SQLiteValue(record.applePayTransactionId), .integer(record.time.milliseconds),
+                SQLiteValue(record.applePayReplay?.transactionId), .integer(record.time.milliseconds),
                 .text(record.transactionType.rawValue), .integer(record.succeeded ? 1 : 0),
                 SQLiteValue(record.targetTransactionId),
             ]

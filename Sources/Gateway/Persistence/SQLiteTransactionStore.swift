@@ -93,11 +93,11 @@ final class SQLiteTransactionStore: TransactionStore {
         }
     }
 
-    func isApplePayTransactionUsed(_ applePayTransactionId: String) async throws -> Bool {
+    func isApplePayTokenUsed(_ key: ApplePayReplayKey) async throws -> Bool {
         try await run { connection in
             try !connection.query(
-                "SELECT 1 FROM apple_pay_transactions WHERE apple_pay_transaction_id = ?",
-                [.text(applePayTransactionId)]
+                "SELECT 1 FROM apple_pay_transactions WHERE apple_pay_transaction_id = ? OR data_digest = ?",
+                [.text(key.transactionId), .text(key.dataDigestHex)]
             ).isEmpty
         }
     }

@@ -5,7 +5,7 @@ import Hummingbird
 extension RadialRoutes {
     /// Decrypt: the token's parts in, the decrypted payment data out, for merchants whose
     /// configuration grants it. The token is verified as for an authorization (signature, chain,
-    /// signing time, key) and refused when its transaction id was already authorized; a decrypt
+    /// signing time, key) and refused when it was already authorized (by either replay key); a decrypt
     /// does not itself use the id up, since the caller authorizes with the card data next.
     func decrypt(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let merchant = try merchant(request, context)
@@ -29,7 +29,7 @@ extension RadialRoutes {
         } catch {
             throw RadialFault(TokenRejection(error), root: rootName, walletPath: walletPath)
         }
-        if try await processor.store.isApplePayTransactionUsed(decrypted.transactionId) {
+        if try await processor.store.isApplePayTokenUsed(ApplePayReplayKey(decrypted)) {
             throw RadialFault(TokenRejection.replayed, root: rootName, walletPath: walletPath)
         }
         return Self.xml(.ok, XMLWriter.document(RadialDecryptReply(token: decrypted).output))

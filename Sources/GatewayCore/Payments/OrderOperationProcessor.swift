@@ -88,7 +88,7 @@ package struct OrderOperationProcessor: Sendable {
             currency: plan.amount.currency.code,
             succeeded: outcome.succeeded,
             eciIndicator: nil,
-            applePayTransactionId: nil,
+            applePayReplay: nil,
             time: now,
             isInitial: false,
             transactionType: plan.type,

@@ -102,7 +102,7 @@ package struct PaymentProcessor: Sendable {
             currency: request.amount.currency.code,
             succeeded: outcome.succeeded,
             eciIndicator: card.eci,
-            applePayTransactionId: card.applePayTransactionId,
+            applePayReplay: card.applePayReplay,
             time: now,
             isInitial: true,
             transactionType: request.operation.transactionType,
@@ -117,7 +117,7 @@ package struct PaymentProcessor: Sendable {
     private struct ResolvedCard {
         var details: CardDetails
         var acquirerRequest: AcquirerRequest
-        var applePayTransactionId: String?
+        var applePayReplay: ApplePayReplayKey?
         var eci: String?
     }
 
@@ -187,7 +187,7 @@ package struct PaymentProcessor: Sendable {
             return ResolvedCard(
                 details: details,
                 acquirerRequest: acquirerRequest,
-                applePayTransactionId: decrypted.transactionId,
+                applePayReplay: ApplePayReplayKey(decrypted),
                 eci: payment.eciIndicator
             )
         }
@@ -206,7 +206,7 @@ package struct PaymentProcessor: Sendable {
     }
 
     /// Apple's steps 5 and 6: same currency and amount, same applicationData. "Not seen before"
-    /// is the store's: the replay record is written with the transaction, and a used id refuses it.
+    /// is the store's: the replay record is written with the transaction, and a used key refuses it.
     private func checkTransaction(
         _ token: DecryptedPaymentToken,
         request: PaymentRequest,

@@ -15,7 +15,8 @@ package struct TransactionRecord: Sendable {
     package var currency: String
     package var succeeded: Bool
     package var eciIndicator: String?
-    package var applePayTransactionId: String?
+    /// The Apple Pay token this transaction used, if any: recorded, and refused if recorded before.
+    package var applePayReplay: ApplePayReplayKey?
     package var time: Date
     /// AUTHORIZE, PAY or VERIFY: the transaction that opens the order. Precondition: no initial
     /// transaction on the order has succeeded.
@@ -42,7 +43,7 @@ package struct TransactionRecord: Sendable {
         currency: String,
         succeeded: Bool,
         eciIndicator: String?,
-        applePayTransactionId: String?,
+        applePayReplay: ApplePayReplayKey?,
         time: Date,
         isInitial: Bool,
         transactionType: TransactionType,
@@ -63,7 +64,7 @@ package struct TransactionRecord: Sendable {
         self.currency = currency
         self.succeeded = succeeded
         self.eciIndicator = eciIndicator
-        self.applePayTransactionId = applePayTransactionId
+        self.applePayReplay = applePayReplay
         self.time = time
         self.isInitial = isInitial
         self.transactionType = transactionType

@@ -16,8 +16,8 @@ package protocol TransactionStore: Sendable {
     /// Every transaction recorded on the order, oldest first.
     func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary]
 
-    /// Whether an Apple Pay token with this transactionId has been accepted before.
-    func isApplePayTransactionUsed(_ applePayTransactionId: String) async throws -> Bool
+    /// Whether an Apple Pay token with this replay key has been accepted before.
+    func isApplePayTokenUsed(_ key: ApplePayReplayKey) async throws -> Bool
 
     /// Writes the order, the transaction and the replay record in one database transaction.
     func record(_ record: TransactionRecord) async throws -> RecordOutcome
@@ -36,7 +36,7 @@ package protocol TransactionStore: Sendable {
 // migrations before the server started.
 extension TransactionStore {
     package func checkReachable() async throws {
-        _ = try await isApplePayTransactionUsed("")
+        _ = try await isApplePayTokenUsed(ApplePayReplayKey(transactionId: "", dataDigest: []))
     }
 
     package func close() async {}
