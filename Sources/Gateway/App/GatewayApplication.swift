@@ -40,7 +40,8 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
         orderOperations: OrderOperationProcessor(environment),
         maxBodyBytes: services.configuration.limits.maxBodyBytes,
         metrics: services.metrics,
-        sessions: sessions
+        sessions: sessions,
+        fingerprinter: services.fingerprinter
     )
     routes.register(on: router)
     RadialRoutes(
@@ -50,7 +51,8 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
         decryptMerchants: Set(services.configuration.merchants.filter(\.radialDecrypt).map(\.id)),
         maxBodyBytes: services.configuration.limits.maxBodyBytes,
         metrics: services.metrics,
-        clock: services.clock
+        clock: services.clock,
+        fingerprinter: services.fingerprinter
     ).register(on: router)
     SessionRoutes(
         authentication: routes.authentication,

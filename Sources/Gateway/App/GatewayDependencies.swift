@@ -20,6 +20,8 @@ struct GatewayDependencies: Sendable {
     /// Present in sandbox mode only: mints tokens its own decryptor trusts.
     var sandboxIssuer: SandboxTokenIssuer?
     var clock: @Sendable () -> Date
+    /// Keys the fingerprints identical retries are matched by.
+    var fingerprinter: RequestFingerprinter
     /// This gateway's own registry: tests build many gateways in one process.
     var metrics = GatewayMetrics()
 
@@ -58,11 +60,13 @@ struct GatewayDependencies: Sendable {
             signingTimeWindow: configuration.signingTimeWindow,
             clock: clock
         )
+        let fingerprinter = RequestFingerprinter(key: try Self.requestFingerprintKey(configuration))
+        self.fingerprinter = fingerprinter
         if let store {
             self.store = TimedTransactionStore(base: store, metrics: metrics)
             sessionStore = store as? any SessionStore ?? NoStore()
         } else {
-            let opened = try configuration.openStore()
+            let opened = try configuration.openStore(sealingLegacyFingerprints: fingerprinter.sealLegacy)
             self.store = TimedTransactionStore(base: opened.store, metrics: metrics)
             sessionStore = opened.store as? any SessionStore ?? NoStore()
             storeServices = opened.services
@@ -74,6 +78,30 @@ struct GatewayDependencies: Sendable {
             )
         }
         sessionCipher = sessionKey.map { SessionCipher(key: $0) }
+    }
+
+    /// The configured key; else one generated beside a SQLite store (one process owns it) or, in
+    /// sandbox mode, into the data directory (beside the session key). A PostgreSQL store in
+    /// production is shared by replicas, which must share the key: it has to be configured.
+    private static func requestFingerprintKey(_ configuration: GatewayConfiguration) throws -> [UInt8] {
+        let name = "request-fingerprint.key"
+        let key = "store.requestFingerprintKey"
+        if let configured = configuration.requestFingerprintKey { return configured }
+        switch try configuration.storeLocation {
+        case .sqlite(let path):
+            let file = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(name)
+            return try SessionKeyFile.loadOrCreate(at: file, configurationKey: key)
+        case .postgres where configuration.mode == .sandbox:
+            let file = SessionKeyFile.location(besideAuthority: configuration.sandboxAuthorityDirectory)
+                .deletingLastPathComponent().appendingPathComponent(name)
+            return try SessionKeyFile.loadOrCreate(at: file, configurationKey: key)
+        case .postgres:
+            throw ConfigurationError(
+                key: key,
+                problem:
+                    "is required with a PostgreSQL store in production: every replica needs the same key (64 hex characters, e.g. from `openssl rand -hex 32`)"
+            )
+        }
     }
 
     /// The sandbox authority, generated on first use and kept, so tokens minted yesterday verify today.

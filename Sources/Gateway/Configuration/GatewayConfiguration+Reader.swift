@@ -24,6 +24,13 @@ extension GatewayConfiguration {
             }
             storeTimeout = .seconds(seconds)
         }
+        // Empty counts as unset: compose passes an unset variable through as "".
+        if let keyText = try values.string("store.requestFingerprintKey"), !keyText.isEmpty {
+            guard let key = SessionSettings.key(hex: keyText) else {
+                throw ConfigurationError(key: "store.requestFingerprintKey", problem: "must be 64 hexadecimal characters")
+            }
+            requestFingerprintKey = key
+        }
         logLevel = try values.string("log.level") ?? logLevel
         let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
         guard levels.contains(logLevel) else {

@@ -13,6 +13,7 @@ import Foundation
 /// | `mode` | `sandbox` or `production` | `production` with a `--config` file, `sandbox` without |
 /// | `store.url` | `sqlite:///absolute/path`, `sqlite://relative/path`, `postgres://user[:password]@host[:port]/db` | `sqlite://data/gateway.sqlite` |
 /// | `store.maxConnections` | int 1-1000: PostgreSQL connections per replica | `10` |
+/// | `store.requestFingerprintKey` | 64 hex characters (HMAC-SHA256), secret: keys the stored fingerprint identical retries are matched by; replicas sharing a store need the same key | SQLite: generated beside the database; sandbox: generated into `data/`; required for PostgreSQL in production |
 /// | `store.timeoutSeconds` | int 1-300: the longest a PostgreSQL operation (with its wait for a connection) may take | `5` |
 /// | `log.level` | trace, debug, info, notice, warning, error, critical | `info` |
 /// | `log.format` | `json` (one object per line on stdout) or `text` | `json` |
@@ -85,6 +86,8 @@ struct GatewayConfiguration: Sendable {
     var storeURL = "sqlite://data/gateway.sqlite"
     var storeMaxConnections = 10
     var storeTimeout: Duration = .seconds(5)
+    /// Keys request fingerprints; nil: generated (see ``GatewayDependencies``).
+    var requestFingerprintKey: [UInt8]?
     var logLevel = "info"
     var logFormat = LogFormat.json
     var limits = ServerLimits()

@@ -12,6 +12,7 @@ struct GatewayRoutes: Sendable {
     let maxBodyBytes: Int
     let metrics: GatewayMetrics
     let sessions: SessionService
+    let fingerprinter: RequestFingerprinter
 
     static let versions = 39...100
 
@@ -60,7 +61,10 @@ struct GatewayRoutes: Sendable {
             orderId: orderId,
             transactionId: transactionId,
             version: version,
-            requestHash: Array(SHA256.hash(data: reader.root.serialized()))
+            fingerprint: fingerprinter.fingerprint(
+                canonical: reader.root.removingSecurityCodes().serialized(),
+                legacyHashInput: reader.root.serialized()
+            )
         )
         let responseBody: [UInt8]
         if let paymentOperation = PaymentRequest.Operation(rawValue: operation.rawValue) {

@@ -255,7 +255,38 @@ enum PostgresMigrations {
             $$
             """,
         ],
+        // 6: request fingerprints of earlier releases (unkeyed SHA-256, 32 bytes) are found through
+        // this index by every migration check and sealed with the key; keyed fingerprints are 33
+        // bytes, so the index stays empty and the check costs nothing.
+        [
+            """
+            CREATE INDEX IF NOT EXISTS transactions_unsealed_fingerprints ON transactions (sequence)
+                WHERE length(request_hash) = 32
+            """
+        ],
     ]
+
+    private static func sealLegacyFingerprints(
+        _ connection: PostgresConnection,
+        _ logger: Logger,
+        _ seal: ([UInt8]) -> [UInt8]
+    ) async throws {
+        let rows = try await connection.query(
+            "SELECT sequence, request_hash FROM transactions WHERE length(request_hash) = 32",
+            logger: logger
+        )
+        var unsealed: [(Int64, [UInt8])] = []
+        for try await (sequence, hash) in rows.decode((Int64, ByteBuffer).self) {
+            unsealed.append((sequence, Array(hash.readableBytesView)))
+        }
+        for (sequence, hash) in unsealed {
+            try await connection.query(
+                "UPDATE transactions SET request_hash = \(ByteBuffer(bytes: seal(hash))) WHERE sequence = \(sequence)",
+                logger: logger
+            )
+        }
+        if !unsealed.isEmpty { logger.notice("stored request fingerprints sealed with the key", metadata: ["rows": "\(unsealed.count)"]) }
+    }
 
     struct NewerSchema: Error, CustomStringConvertible {
         let version: Int64
@@ -265,7 +296,13 @@ enum PostgresMigrations {
     }
 
     /// Applies the missing steps, all in one transaction under the migration lock.
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+    /// `seal` turns the unkeyed request hashes earlier releases stored into keyed ones, in the
+    /// same transaction and under the same lock, so every replica sees them sealed or not at all.
+    static func migrate(
+        _ client: PostgresClient,
+        logger: Logger,
+        sealingLegacyFingerprints seal: (@Sendable ([UInt8]) -> [UInt8])? = nil
+    ) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
             try await connection.query(
@@ -284,6 +321,7 @@ enum PostgresMigrations {
             for (index, step) in steps.enumerated() where Int64(index + 1) > from {
                 for statement in step { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
             }
+            if let seal { try await sealLegacyFingerprints(connection, logger, seal) }
             if from < Int64(steps.count) {
                 try await connection.query("UPDATE gateway_schema SET version = \(Int64(steps.count))", logger: logger)
                 logger.notice("PostgreSQL schema migrated", metadata: ["from": "\(from)", "to": "\(steps.count)"])

@@ -23,6 +23,8 @@ final class PostgresTransactionStore: TransactionStore {
     private let replayRetentionMilliseconds: Int64
     private let pruneIntervalMilliseconds: Int64 = 60_000
     private let schemaReady = Mutex(false)
+    /// Makes an earlier release's unkeyed request hash keyed, with the migrations.
+    private let seal: (@Sendable ([UInt8]) -> [UInt8])?
     /// Record time of this replica's last pruning of old replay records.
     private let lastPrune = Mutex<Int64?>(nil)
 
@@ -32,8 +34,10 @@ final class PostgresTransactionStore: TransactionStore {
         timeout: Duration = .seconds(5),
         replayRetention: TimeInterval = 3900,
         logger: Logger = Logger(label: "gateway.postgres"),
-        runsOwnPool: Bool = true
+        runsOwnPool: Bool = true,
+        sealingLegacyFingerprints seal: (@Sendable ([UInt8]) -> [UInt8])? = nil
     ) {
+        self.seal = seal
         var configuration = PostgresClient.Configuration(
             host: location.host,
             port: location.port,
@@ -218,7 +222,7 @@ final class PostgresTransactionStore: TransactionStore {
         try await Deadline.run(timeout) {
             do {
                 if !self.schemaReady.withLock({ $0 }) {
-                    try await PostgresMigrations.migrate(self.client, logger: self.logger)
+                    try await PostgresMigrations.migrate(self.client, logger: self.logger, sealingLegacyFingerprints: self.seal)
                     self.schemaReady.withLock { $0 = true }
                 }
                 return try await work(self.client)

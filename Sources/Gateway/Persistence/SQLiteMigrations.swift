@@ -90,6 +90,12 @@ enum SQLiteMigrations {
         ALTER TABLE apple_pay_transactions ADD COLUMN data_digest TEXT;
         CREATE UNIQUE INDEX apple_pay_transactions_by_data_digest ON apple_pay_transactions (data_digest);
         """,
+        // 6: request fingerprints of earlier releases (unkeyed SHA-256, 32 bytes) are found through
+        // this index when the store opens and sealed with the key (SQLiteTransactionStore). Keyed
+        // fingerprints are 33 bytes, so the index stays empty and the check costs nothing.
+        """
+        CREATE INDEX transactions_unsealed_fingerprints ON transactions (created_at_ms) WHERE length(request_hash) = 32;
+        """,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

@@ -3,6 +3,12 @@ import Foundation
 import GatewayCore
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The embedded store: one SQLite file in WAL mode.
 ///
 /// Durability: `synchronous=FULL` makes every commit wait for the write-ahead log to reach the
@@ -20,14 +26,21 @@ final class SQLiteTransactionStore: TransactionStore {
 
     /// - Parameter replayRetention: how long used Apple Pay transaction ids are kept (at least the
     ///   signing-time window; the gateway adds an hour for clock trouble).
-    init(path: String, replayRetention: TimeInterval = 3900) throws {
+    /// - Parameter seal: makes an earlier release's unkeyed request hash keyed; applied once, here.
+    init(
+        path: String,
+        replayRetention: TimeInterval = 3900,
+        sealingLegacyFingerprints seal: (@Sendable ([UInt8]) -> [UInt8])? = nil
+    ) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Self.makeOwnerOnly(path)
         let writeConnection = try SQLiteConnection(path: path)
         try writeConnection.execute("PRAGMA journal_mode = WAL")
         try writeConnection.execute("PRAGMA synchronous = FULL")
         try writeConnection.execute("PRAGMA busy_timeout = 5000")
         try SQLiteMigrations.migrate(writeConnection)
+        if let seal { try Self.sealLegacyFingerprints(writeConnection, seal) }
         checkpointer = try SQLiteCheckpointer(path: path)
         writeConnection.onCommit(walFrames: checkpointer.logHolds)
         reader = try SQLiteConnection(path: path)
@@ -125,6 +138,39 @@ final class SQLiteTransactionStore: TransactionStore {
         }
         await checkpointer.close()
         await writer.close()
+    }
+
+    /// The database holds card summaries and replay records: owner-only, from its first byte.
+    /// SQLite gives its `-wal` and `-shm` files the database file's mode; ones an earlier release
+    /// left readable are tightened too.
+    static func makeOwnerOnly(_ path: String) throws {
+        let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
+        guard descriptor >= 0 else {
+            throw SQLiteConnection.Failure(code: 0, message: "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).close()
+        for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
+            guard chmod(file, 0o600) == 0 else {
+                throw SQLiteConnection.Failure(code: 0, message: "cannot make \(file) owner-only: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Earlier releases stored an unkeyed SHA-256 of the request, security code included, which
+    /// gave the card away to a brute force: each becomes keyed, in one transaction.
+    static func sealLegacyFingerprints(_ connection: SQLiteConnection, _ seal: ([UInt8]) -> [UInt8]) throws {
+        try connection.transaction {
+            let rows = try connection.rows(
+                "SELECT rowid, request_hash FROM transactions WHERE length(request_hash) = 32"
+            )
+            for row in rows {
+                guard let rowid = row["rowid"].integer, let hash = row["request_hash"].blob else { continue }
+                try connection.query(
+                    "UPDATE transactions SET request_hash = ? WHERE rowid = ?",
+                    [.blob(seal(hash)), .integer(rowid)]
+                )
+            }
+        }
     }
 
     static func storedTransaction(

@@ -5,10 +5,14 @@ import ServiceLifecycle
 extension GatewayConfiguration {
     /// Opens the store the configured URL names, and the services the application must run for
     /// it (PostgreSQL's connection pool). The one place that maps a URL scheme to a store.
-    func openStore() throws -> (store: any TransactionStore, services: [any Service]) {
+    /// `sealingLegacyFingerprints` turns the unkeyed request hashes earlier releases stored into
+    /// keyed ones, once, as the store opens (``RequestFingerprinter/sealLegacy(unkeyedHash:)``).
+    func openStore(
+        sealingLegacyFingerprints seal: (@Sendable ([UInt8]) -> [UInt8])? = nil
+    ) throws -> (store: any TransactionStore, services: [any Service]) {
         switch try storeLocation {
         case .sqlite(let path):
-            return (try SQLiteTransactionStore(path: path, replayRetention: replayRetention), [])
+            return (try SQLiteTransactionStore(path: path, replayRetention: replayRetention, sealingLegacyFingerprints: seal), [])
         case .postgres(let location):
             let store = PostgresTransactionStore(
                 location: location,
@@ -17,7 +21,8 @@ extension GatewayConfiguration {
                 replayRetention: replayRetention,
                 // The service's format and level, so PostgresNIO's lines are JSON like the rest.
                 logger: GatewayService.makeLogger(self, label: "gateway.postgres"),
-                runsOwnPool: false
+                runsOwnPool: false,
+                sealingLegacyFingerprints: seal
             )
             return (store, [store.pool])
         }

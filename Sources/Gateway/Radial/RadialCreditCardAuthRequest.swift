@@ -95,6 +95,9 @@ struct RadialCreditCardAuthRequest: Sendable {
         )
     }
 
+    /// Elements that carry a card security code: never part of a stored fingerprint.
+    static let securityCodeElements: Set<String> = ["CardSecurityCode", "EncryptedCardSecurityCode"]
+
     static func amount(_ element: XMLElement, path: String) throws(RadialFault) -> Amount {
         let currencyText = element.attribute("currencyCode") ?? ""
         guard let currency = Currency(code: currencyText) else {

@@ -42,7 +42,10 @@ extension RadialRoutes {
             orderId: auth.orderId,
             transactionId: auth.requestId,
             version: String(GatewayRoutes.versions.upperBound),
-            requestHash: Array(SHA256.hash(data: bytes))
+            fingerprint: fingerprinter.fingerprint(
+                canonical: root.canonicalBytes(omitting: RadialCreditCardAuthRequest.securityCodeElements),
+                legacyHashInput: bytes
+            )
         )
         let body: [UInt8]
         do {

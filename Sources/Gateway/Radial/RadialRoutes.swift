@@ -16,6 +16,7 @@ struct RadialRoutes: Sendable {
     let maxBodyBytes: Int
     let metrics: GatewayMetrics
     let clock: @Sendable () -> Date
+    let fingerprinter: RequestFingerprinter
 
     static let base = "/v1.0/stores/:storeId/payments"
     static let creditCardAuthPath = "\(base)/creditcard/auth.xml"

@@ -80,7 +80,7 @@ package struct OrderOperationProcessor: Sendable {
             orderId: context.orderId,
             transactionId: context.transactionId,
             operation: request.operation.apiOperation,
-            requestHash: context.requestHash,
+            requestHash: context.fingerprint.value,
             responseBody: body,
             result: outcome.result,
             gatewayCode: outcome.gatewayCode,

@@ -52,20 +52,26 @@ package struct TransactionContext: Sendable {
     package var orderId: String
     package var transactionId: String
     package var version: String
-    /// SHA-256 of the canonical request body: what an identical retry must match.
-    package var requestHash: [UInt8]
+    /// What an identical retry must match (``RequestFingerprinter``).
+    package var fingerprint: RequestFingerprint
 
-    package init(merchant: Merchant, orderId: String, transactionId: String, version: String, requestHash: [UInt8]) {
+    package init(
+        merchant: Merchant,
+        orderId: String,
+        transactionId: String,
+        version: String,
+        fingerprint: RequestFingerprint
+    ) {
         self.merchant = merchant
         self.orderId = orderId
         self.transactionId = transactionId
         self.version = version
-        self.requestHash = requestHash
+        self.fingerprint = fingerprint
     }
 
     /// An identical request gets the stored response; anything else under the same ids is refused.
     package func retry(_ stored: StoredTransaction) throws(PaymentRejection) -> [UInt8] {
-        guard stored.requestHash == requestHash else { throw .transactionIdReused(transactionId) }
+        guard fingerprint.matches(stored.requestHash) else { throw .transactionIdReused(transactionId) }
         return stored.responseBody
     }
 

@@ -47,13 +47,18 @@ struct Processors: Sendable {
         return Processors(store: store)
     }
 
+    static let fingerprinter = RequestFingerprinter(key: Array(repeating: 7, count: 32))
+
     static func context(order: String, transaction: String, hash: String? = nil) -> TransactionContext {
         TransactionContext(
             merchant: merchant,
             orderId: order,
             transactionId: transaction,
             version: "100",
-            requestHash: Array((hash ?? "\(order)/\(transaction)").utf8)
+            fingerprint: fingerprinter.fingerprint(
+                canonical: Array((hash ?? "\(order)/\(transaction)").utf8),
+                legacyHashInput: []
+            )
         )
     }
 
