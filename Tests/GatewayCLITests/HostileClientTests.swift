@@ -172,3 +172,129 @@ struct HostileClientTests {
         #expect(answer.closed || connection.receive(timeout: .seconds(2)).closed)
     }
 }
+
+/// Keep-alive connections that sit idle, and clients that never read their responses, against
+/// the real binary: neither may keep a well-behaved client out.
+@Suite("Idle and non-reading clients")
+struct SlotHoggingTests {
+    static let healthz = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    static let readyz = "GET /readyz HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    static let metrics = "GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n"
+
+    @Test("server.maxConnections idle keep-alive connections: a new client is still answered at once")
+    func idleKeepAliveConnectionsGiveWay() async throws {
+        let maxConnections = 16
+        let server = try await RunningGateway(
+            store: ServerLimitsTests.store(),
+            environment: ["GATEWAY_SERVER_MAX_CONNECTIONS": "\(maxConnections)"]
+        )
+        defer { server.process.terminate() }
+        var idle: [RawConnection] = []
+        for _ in 0..<maxConnections {
+            let connection = try RawConnection(port: server.port)
+            connection.send(Self.healthz)
+            #expect(connection.receive(timeout: .seconds(5)).text.hasPrefix("HTTP/1.1 200"))
+            idle.append(connection)
+        }
+        for round in 0..<3 {
+            let start = ContinuousClock.now
+            let client = try RawConnection(port: server.port)
+            client.send(Self.readyz)
+            let answer = client.receive(timeout: .seconds(5)).text
+            let elapsed = ContinuousClock.now - start
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "round \(round): \(answer.prefix(40))")
+            #expect(elapsed < .seconds(2), "round \(round) took \(elapsed)")
+            idle.append(client)
+        }
+        // The longest-idle connections were the ones closed.
+        #expect(idle.prefix(3).allSatisfy { $0.receive(timeout: .milliseconds(200)).closed })
+    }
+
+    @Test("clients pipelining requests and never reading are closed, and a good client gets a slot")
+    func nonReadingClientsAreClosed() async throws {
+        let maxConnections = 8
+        let server = try await RunningGateway(
+            store: ServerLimitsTests.store(),
+            environment: [
+                "GATEWAY_SERVER_MAX_CONNECTIONS": "\(maxConnections)", "GATEWAY_SERVER_WRITE_TIMEOUT_SECONDS": "2",
+                "GATEWAY_SERVER_MAX_PIPELINED_REQUESTS": "1024",
+            ]
+        )
+        defer { server.process.terminate() }
+        let batch = String(repeating: Self.metrics, count: 400)
+        var hogs: [RawConnection] = []
+        for _ in 0..<maxConnections {
+            let connection = try RawConnection(port: server.port)
+            connection.send(batch)
+            hogs.append(connection)
+        }
+        let start = ContinuousClock.now
+        let client = try RawConnection(port: server.port)
+        client.send(Self.readyz)
+        let answer = client.receive(timeout: .seconds(15)).text
+        let elapsed = ContinuousClock.now - start
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(40))")
+        #expect(elapsed < .seconds(8), "the good client waited \(elapsed)")
+        // Once answered into the kernel's buffers they are idle, and give their slots up.
+        #expect(server.output.contains("longest-idle keep-alive connection closed to free a slot"))
+    }
+
+    @Test("a client churning silent connections gets a bounded number of log lines, not one per eviction")
+    func churnDoesNotFloodTheLog() async throws {
+        let server = try await RunningGateway(
+            store: ServerLimitsTests.store(),
+            environment: ["GATEWAY_SERVER_MAX_CONNECTIONS": "4"]
+        )
+        defer { server.process.terminate() }
+        var open: [RawConnection] = []
+        for _ in 0..<300 {
+            open.append(try RawConnection(port: server.port))
+            if open.count > 8 { open.removeFirst().close() }
+        }
+        // Served as usual afterwards, and the evictions were logged at most 20 at a time.
+        let client = try RawConnection(port: server.port)
+        client.send(Self.readyz)
+        #expect(client.receive(timeout: .seconds(5)).text.hasPrefix("HTTP/1.1 200"), "\(server.output.suffix(3000))")
+        let closedLines = server.output.split(separator: "\n").filter { $0.contains("connection closed:") }
+        #expect(closedLines.count <= 20, "\(closedLines.count) lines")
+        #expect(closedLines.count >= 1)
+    }
+
+    @Test("responses left unread past server.writeTimeoutSeconds close the connection")
+    func writeTimeout() async throws {
+        let server = try await RunningGateway(
+            store: ServerLimitsTests.store(),
+            environment: ["GATEWAY_SERVER_WRITE_TIMEOUT_SECONDS": "2", "GATEWAY_SERVER_MAX_PIPELINED_REQUESTS": "1024"]
+        )
+        defer { server.process.terminate() }
+        // More response bytes than the kernel's buffers hold, to a client that reads nothing.
+        let hog = try RawConnection(port: server.port, receiveBuffer: 4096)
+        hog.send(String(repeating: Self.metrics, count: 4000))
+        let start = ContinuousClock.now
+        // Answering 4,000 requests takes a while on a loaded machine; then 2 s unwritable.
+        while !server.output.contains("responses not read by the client within 2s"), ContinuousClock.now - start < .seconds(30) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(server.output.contains("responses not read by the client within 2s"))
+    }
+
+    @Test("a client sending more requests ahead of their responses than server.maxPipelinedRequests is closed")
+    func pipelineCap() async throws {
+        let server = try await RunningGateway(
+            store: ServerLimitsTests.store(),
+            environment: ["GATEWAY_SERVER_MAX_PIPELINED_REQUESTS": "4"]
+        )
+        defer { server.process.terminate() }
+        let connection = try RawConnection(port: server.port)
+        connection.send(String(repeating: Self.metrics, count: 4))
+        // Four are answered in order.
+        let first = connection.receive(timeout: .seconds(5))
+        #expect(first.text.hasPrefix("HTTP/1.1 200"))
+        let hog = try RawConnection(port: server.port)
+        hog.send(String(repeating: Self.healthz, count: 200))
+        var closed = false
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !closed, ContinuousClock.now < deadline { closed = hog.receive(timeout: .milliseconds(200)).closed }
+        #expect(closed)
+    }
+}

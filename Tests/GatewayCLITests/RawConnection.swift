@@ -9,8 +9,12 @@ import Glibc
 final class RawConnection {
     private let socket: Int32
 
-    init(port: Int) throws {
+    /// - Parameter receiveBuffer: a small kernel receive buffer, for a client that reads slowly.
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -83,6 +83,8 @@ extension GatewayConfiguration {
         try read("server.minBodyBytesPerSecond", 0...1_048_576, &limits.minBodyBytesPerSecond)
         try read("server.idleTimeoutSeconds", 1...3600, &limits.idleTimeoutSeconds)
         try read("server.maxConnections", 1...100_000, &limits.maxConnections)
+        try read("server.writeTimeoutSeconds", 1...300, &limits.writeTimeoutSeconds)
+        try read("server.maxPipelinedRequests", 1...1024, &limits.maxPipelinedRequests)
         try read("server.shutdownGracePeriodSeconds", 0...300, &limits.shutdownGracePeriodSeconds)
         return limits
     }

@@ -2,50 +2,87 @@ import Logging
 import NIOCore
 import Synchronization
 
-/// Keeps a share of the connection slots (`server.maxConnections`) for connections that have sent
-/// a complete request: those that have not, whether silent, trickling a head or trickling a body,
-/// may hold at most three quarters of them. Past that, the oldest of them is closed to admit the
-/// new one, so slow clients can never fill the server and leave a well-behaved one waiting in the
-/// kernel's backlog (the accept-level cap would otherwise stop accepting until a deadline fires).
+/// Keeps connection slots (`server.maxConnections`) for clients that use them:
+/// - connections that have not sent a complete request, whether silent, trickling a head or
+///   trickling a body, may hold at most three quarters of the slots: past that, the oldest of them
+///   is closed to admit the new one;
+/// - connections idle between requests (keep-alive) give way: whenever every slot is taken (a new
+///   connection took the last one, or one became idle with none free), the longest-idle one is
+///   closed, so the next client is accepted rather than left in the kernel's backlog; and while
+///   more than half the slots are taken, a connection idle longer than `pressureIdleTimeout` is
+///   closed when the next one arrives.
+/// The accept-level cap would otherwise stop accepting until a deadline or the idle timeout fires.
 final class ConnectionAdmission: Sendable {
-    private struct Pending {
+    private struct Tracked {
         var order: UInt64
         var channel: any Channel
     }
 
     private struct State {
         var nextOrder: UInt64 = 0
-        var pending: [ObjectIdentifier: Pending] = [:]
+        var open: Set<ObjectIdentifier> = []
+        var pending: [ObjectIdentifier: Tracked] = [:]
+        /// Idle between requests, with the moment they became idle.
+        var idle: [ObjectIdentifier: (since: NIODeadline, channel: any Channel)] = [:]
     }
 
     /// How many connections without a complete request may be open at once.
     let pendingLimit: Int
-    private let logger: Logger
+    let maxConnections: Int
+    let pressureIdleTimeout: TimeAmount
+    let notices: ConnectionNotices
     private let state = Mutex(State())
 
-    init(maxConnections: Int, logger: Logger) {
+    init(maxConnections: Int, pressureIdleTimeout: TimeAmount = .seconds(5), notices: ConnectionNotices) {
+        self.maxConnections = maxConnections
         pendingLimit = max(1, maxConnections - maxConnections / 4)
-        self.logger = logger
+        self.pressureIdleTimeout = pressureIdleTimeout
+        self.notices = notices
+    }
+
+    convenience init(maxConnections: Int, logger: Logger) {
+        self.init(maxConnections: maxConnections, notices: ConnectionNotices(logger: logger))
     }
 
     /// A new connection: pending until its first request is complete.
     func admit(_ channel: any Channel) {
-        let evicted: (any Channel)? = state.withLock { state in
-            state.pending[ObjectIdentifier(channel)] = Pending(order: state.nextOrder, channel: channel)
+        // By the close future, not a handler: a connection its client closed before setup
+        // finished never runs the pipeline's handlers, and would keep its slot here for ever.
+        channel.closeFuture.whenComplete { [self] _ in closed(channel) }
+        let now = NIODeadline.now()
+        let evicted: [(any Channel, String)] = state.withLock { state in
+            let id = ObjectIdentifier(channel)
+            state.open.insert(id)
+            state.pending[id] = Tracked(order: state.nextOrder, channel: channel)
             state.nextOrder += 1
-            guard state.pending.count > pendingLimit,
+            var evicted: [(any Channel, String)] = []
+            if state.pending.count > pendingLimit,
                 let oldest = state.pending.min(by: { $0.value.order < $1.value.order })
-            else { return nil }
-            state.pending[oldest.key] = nil
-            return oldest.value.channel
+            {
+                state.pending[oldest.key] = nil
+                evicted.append((oldest.value.channel, "more than \(pendingLimit) connections without a complete request"))
+            }
+            if state.open.count > maxConnections / 2 {
+                for (key, idle) in state.idle where now - idle.since >= pressureIdleTimeout {
+                    state.idle[key] = nil
+                    evicted.append((idle.channel, "idle keep-alive connection closed while over half the slots are taken"))
+                }
+            }
+            if state.open.count - evicted.count >= maxConnections,
+                let longest = state.idle.min(by: { $0.value.since < $1.value.since })
+            {
+                state.idle[longest.key] = nil
+                evicted.append((longest.value.channel, "longest-idle keep-alive connection closed to free a slot"))
+            }
+            return evicted
         }
-        if let evicted {
-            logger.notice("connection closed: more than \(pendingLimit) connections without a complete request")
-            evicted.close(promise: nil)
+        for (channel, reason) in evicted {
+            notices.notice(reason)
+            channel.close(promise: nil)
         }
     }
 
-    /// The connection completed a request, or closed: it no longer counts as pending.
+    /// The connection completed a request: it no longer counts as pending.
     func settle(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)
         state.withLock { state in
@@ -53,5 +90,46 @@ final class ConnectionAdmission: Sendable {
         }
     }
 
+    /// The connection answered everything it was sent and waits for another request. With every
+    /// slot taken, the longest-idle connection gives its slot up at once: new connections wait
+    /// in the backlog, where no admission can make room for them.
+    func becameIdle(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        let evicted: (any Channel)? = state.withLock { state in
+            guard state.open.contains(id) else { return nil }
+            state.idle[id] = (.now(), channel)
+            // Never itself: its response is not flushed yet, and it is the newest idle anyway.
+            guard state.open.count >= maxConnections,
+                let longest = state.idle.filter({ $0.key != id }).min(by: { $0.value.since < $1.value.since })
+            else { return nil }
+            state.idle[longest.key] = nil
+            state.open.remove(longest.key)
+            return longest.value.channel
+        }
+        if let evicted {
+            notices.notice("longest-idle keep-alive connection closed to free a slot")
+            evicted.close(promise: nil)
+        }
+    }
+
+    /// The connection started another request.
+    func becameBusy(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        state.withLock { state in
+            if state.idle[id] != nil { state.idle[id] = nil }
+        }
+    }
+
+    /// The connection closed (its close future completed).
+    private func closed(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        state.withLock { state in
+            state.open.remove(id)
+            state.pending[id] = nil
+            state.idle[id] = nil
+        }
+    }
+
     var pendingCount: Int { state.withLock { $0.pending.count } }
+    var idleCount: Int { state.withLock { $0.idle.count } }
 }

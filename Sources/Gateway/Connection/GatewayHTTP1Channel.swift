@@ -11,6 +11,10 @@ struct ConnectionLimits: Sendable {
     var requestTime: RequestTimeLimits
     var idleTimeout: TimeAmount
     var maxBodyBytes: Int
+    /// A connection whose responses wait unread this long is closed.
+    var writeTimeout: TimeAmount
+    /// Requests a client may send ahead of their responses.
+    var maxPipelinedRequests: Int
 }
 
 extension GatewayConfiguration.ServerLimits {
@@ -22,7 +26,9 @@ extension GatewayConfiguration.ServerLimits {
                 minBodyBytesPerSecond: minBodyBytesPerSecond
             ),
             idleTimeout: .seconds(Int64(idleTimeoutSeconds)),
-            maxBodyBytes: maxBodyBytes
+            maxBodyBytes: maxBodyBytes,
+            writeTimeout: .seconds(Int64(writeTimeoutSeconds)),
+            maxPipelinedRequests: maxPipelinedRequests
         )
     }
 }
@@ -41,12 +47,16 @@ struct GatewayHTTP1Channel: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         admission.admit(channel)
-        let deadlines = RequestDeadlines(limits: limits.requestTime, logger: logger)
+        let deadlines = RequestDeadlines(limits: limits.requestTime, notices: admission.notices)
         let maxBodyBytes = limits.maxBodyBytes
         let admission = admission
         do {
             try channel.pipeline.syncOperations.addHandler(
                 RequestBytesWatcher(deadlines, admission: admission),
+                position: .first
+            )
+            try channel.pipeline.syncOperations.addHandler(
+                SlowReaderGuard(writeTimeout: limits.writeTimeout, notices: admission.notices),
                 position: .first
             )
         } catch {
@@ -57,7 +67,7 @@ struct GatewayHTTP1Channel: ServerChildChannel {
             configuration: .init(
                 additionalChannelHandlers: [
                     MalformedRequestAnswer(),
-                    RequestPartsWatcher(deadlines, admission: admission),
+                    RequestPartsWatcher(deadlines, admission: admission, maxPipelined: limits.maxPipelinedRequests),
                 ],
                 idleTimeout: limits.idleTimeout
             )

@@ -33,14 +33,14 @@ final class RequestDeadlines: @unchecked Sendable {
     private static let rateCheckInterval = TimeAmount.seconds(1)
 
     private let limits: RequestTimeLimits
-    private let logger: Logger
+    private let notices: ConnectionNotices
     private var phase = Phase.idle
     private var timer: Scheduled<Void>?
     private var timerDue: NIODeadline?
 
-    init(limits: RequestTimeLimits, logger: Logger) {
+    init(limits: RequestTimeLimits, notices: ConnectionNotices) {
         self.limits = limits
-        self.logger = logger
+        self.notices = notices
     }
 
     func bytesArrived() {
@@ -63,6 +63,11 @@ final class RequestDeadlines: @unchecked Sendable {
 
     func responseFinished() {
         if case .responding = phase { phase = .idle }
+    }
+
+    /// Between requests: the last response is written and no byte of another has arrived.
+    var isIdle: Bool {
+        if case .idle = phase { true } else { false }
     }
 
     /// After a read: makes sure the timer fires by the next moment a limit could be passed.
@@ -113,7 +118,7 @@ final class RequestDeadlines: @unchecked Sendable {
     }
 
     private func close(_ channel: any Channel, _ why: String) {
-        logger.notice("connection closed: \(why)")
+        notices.notice(why)
         channel.close(promise: nil)
     }
 }
@@ -136,6 +141,7 @@ final class RequestBytesWatcher: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if deadlines.isIdle { admission.becameBusy(context.channel) }
         deadlines.bytesArrived()
         context.fireChannelRead(data)
     }
@@ -147,7 +153,6 @@ final class RequestBytesWatcher: ChannelInboundHandler, RemovableChannelHandler 
 
     func channelInactive(context: ChannelHandlerContext) {
         deadlines.cancel()
-        admission.settle(context.channel)
         context.fireChannelInactive()
     }
 }
@@ -162,10 +167,14 @@ final class RequestPartsWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     private let deadlines: RequestDeadlines
     private let admission: ConnectionAdmission
     private var admitted = false
+    private let maxPipelined: Int
+    /// Requests read whose response has not been written yet.
+    private var unanswered = 0
 
-    init(_ deadlines: RequestDeadlines, admission: ConnectionAdmission) {
+    init(_ deadlines: RequestDeadlines, admission: ConnectionAdmission, maxPipelined: Int = .max) {
         self.deadlines = deadlines
         self.admission = admission
+        self.maxPipelined = maxPipelined
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -175,6 +184,12 @@ final class RequestPartsWatcher: ChannelDuplexHandler, RemovableChannelHandler {
         case .body(let buffer):
             deadlines.bodyArrived(buffer.readableBytes)
         case .end:
+            unanswered += 1
+            guard unanswered <= maxPipelined else {
+                admission.notices.notice("more than \(maxPipelined) requests sent ahead of their responses")
+                context.close(promise: nil)
+                return
+            }
             deadlines.requestComplete()
             if !admitted {
                 admitted = true
@@ -185,7 +200,10 @@ final class RequestPartsWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { deadlines.responseFinished() }
+        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+        unanswered -= 1
+        deadlines.responseFinished()
         context.write(data, promise: promise)
+        if deadlines.isIdle { admission.becameIdle(context.channel) }
     }
 }
