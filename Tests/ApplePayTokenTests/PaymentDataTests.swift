@@ -47,11 +47,11 @@ struct PaymentDataTests {
         "malformed payment data names the field",
         arguments: [
             (
-                #"{"applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"x"}}"#,
+                #"{"applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"QUJD"}}"#,
                 "applicationPrimaryAccountNumber"
             ),
             (
-                #"{"applicationPrimaryAccountNumber":"5204245250001488","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":"1","paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"x"}}"#,
+                #"{"applicationPrimaryAccountNumber":"5204245250001488","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":"1","paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"QUJD"}}"#,
                 "transactionAmount"
             ),
             (
@@ -63,7 +63,7 @@ struct PaymentDataTests {
                 "paymentDataType"
             ),
             (
-                #"{"applicationPrimaryAccountNumber":"5204245250001488","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"EMV","paymentData":{"emvData":"x"},"authenticationResponses":[{"merchantIdentifier":"m"}]}"#,
+                #"{"applicationPrimaryAccountNumber":"5204245250001488","applicationExpirationDate":"300630","currencyCode":"978","transactionAmount":1,"paymentDataType":"EMV","paymentData":{"emvData":"QUJD"},"authenticationResponses":[{"merchantIdentifier":"m"}]}"#,
                 "authenticationResponses[0].authenticationData"
             ),
         ]
@@ -109,7 +109,7 @@ struct PaymentDataTests {
         fields[field] = value
         let json =
             "{" + fields.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
-            + #","paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"x"}}"#
+            + #","paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"QUJD"}}"#
         let error = #expect(throws: ApplePayTokenError.self) { try PaymentData(jsonBytes: Array(json.utf8)) }
         #expect(error?.code == .malformedPaymentData)
         #expect(error?.field == field)
@@ -119,7 +119,7 @@ struct PaymentDataTests {
     @Test("a leap day and 19-digit card numbers are within the formats")
     func edgesWithinFormat() throws {
         let json =
-            #"{"applicationPrimaryAccountNumber":"4111111111111111111","applicationExpirationDate":"280229","currencyCode":"008","transactionAmount":0,"paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"x"}}"#
+            #"{"applicationPrimaryAccountNumber":"4111111111111111111","applicationExpirationDate":"280229","currencyCode":"008","transactionAmount":0,"paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"QUJD"}}"#
         let payment = try PaymentData(jsonBytes: Array(json.utf8))
         #expect(payment.applicationExpirationDate == "280229")
         #expect(payment.transactionAmount == 0)

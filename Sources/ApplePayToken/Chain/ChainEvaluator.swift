@@ -20,6 +20,10 @@ struct ChainEvaluator {
         guard let leafIndex = certificates.firstIndex(where: { Self.matches($0, signedData.signer.identifier) }) else {
             throw ApplePayTokenError(.signatureInvalid, "the signer's certificate is not in the signature")
         }
+        // Apple lists the leaf first (not DER's SET order); swapped is an altered copy.
+        guard leafIndex == 0 else {
+            throw ApplePayTokenError(.signatureInvalid, "the signer's certificate is not the first in the signature, where Apple puts it")
+        }
         let leaf = certificates[leafIndex]
         var others = certificates
         others.remove(at: leafIndex)

@@ -8,7 +8,11 @@ struct JSONParser {
     private var index = 0
     private static let maximumDepth = 64
 
-    struct Failure: Error {}
+    struct Failure: Error {
+        /// Set when the text is well-formed but an object repeats a key: RFC 8259 leaves the
+        /// meaning open, and two readers that each pick a different copy disagree on the value.
+        var duplicateKey: String?
+    }
 
     static func parse<Bytes: Collection<UInt8>>(_ input: Bytes) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes: Array(input))
@@ -54,6 +58,7 @@ struct JSONParser {
             let key = try string()
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { throw Failure() }
+            guard members[key] == nil else { throw Failure(duplicateKey: key) }
             members[key] = try value(depth: depth + 1)
             skipWhitespace()
         } while consume(UInt8(ascii: ","))

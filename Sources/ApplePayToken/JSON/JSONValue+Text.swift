@@ -4,7 +4,7 @@ extension JSONValue {
         do {
             self = try JSONParser.parse(bytes)
         } catch {
-            throw JSONSyntaxError()
+            throw JSONSyntaxError(duplicateKey: error.duplicateKey)
         }
     }
 
@@ -89,4 +89,7 @@ extension JSONValue {
 }
 
 /// The text is not JSON.
-package struct JSONSyntaxError: Error, Sendable {}
+package struct JSONSyntaxError: Error, Sendable {
+    /// Set when the only fault is an object that repeats this key.
+    package var duplicateKey: String?
+}

@@ -7,6 +7,9 @@ extension PaymentData {
         do {
             value = try JSONParser.parse(jsonBytes)
         } catch {
+            if let key = error.duplicateKey {
+                throw ApplePayTokenError(.malformedPaymentData, "the decrypted payment data repeats the key \"\(key.prefix(40))\"")
+            }
             throw ApplePayTokenError(.malformedPaymentData, "the decrypted payment data is not JSON")
         }
         guard case .object(var object) = value else {
@@ -26,6 +29,9 @@ extension PaymentData {
         }
         transactionAmount = try reader.integer("transactionAmount")
         cardholderName = try reader.optionalString("cardholderName")
+        if let name = cardholderName, let problem = PaymentDataBounds.cardholderNameProblem(name) {
+            throw ApplePayTokenError(.malformedPaymentData, "cardholderName \(problem)", field: "cardholderName")
+        }
         deviceManufacturerIdentifier = try reader.optionalString("deviceManufacturerIdentifier")
         paymentDataType = PaymentDataType(rawValue: try reader.string("paymentDataType"))
         let detailsObject = try reader.object("paymentData")
@@ -34,15 +40,28 @@ extension PaymentData {
         case .threeDSecure:
             details = .threeDSecure(
                 ThreeDSecure(
-                    onlinePaymentCryptogram: try detailsReader.string("onlinePaymentCryptogram"),
-                    eciIndicator: try detailsReader.optionalString("eciIndicator"),
+                    onlinePaymentCryptogram: try detailsReader.string("onlinePaymentCryptogram") {
+                        PaymentDataBounds.base64Problem($0, maxBytes: PaymentDataBounds.maxCryptogramBytes)
+                    },
+                    eciIndicator: try detailsReader.optionalString("eciIndicator").map { (eci) throws(ApplePayTokenError) in
+                        guard PaymentDataBounds.isECI(eci) else {
+                            throw ApplePayTokenError(
+                                .malformedPaymentData,
+                                "paymentData.eciIndicator must be one or two digits",
+                                field: "paymentData.eciIndicator"
+                            )
+                        }
+                        return eci
+                    },
                     additionalFields: detailsReader.remaining
                 )
             )
         case .emv:
             details = .emv(
                 EMV(
-                    emvData: try detailsReader.string("emvData"),
+                    emvData: try detailsReader.string("emvData") {
+                        PaymentDataBounds.base64Problem($0, maxBytes: PaymentDataBounds.maxEMVDataBytes)
+                    },
                     encryptedPINData: try detailsReader.optionalString("encryptedPINData"),
                     additionalFields: detailsReader.remaining
                 )

@@ -14,6 +14,17 @@ struct BERElement {
 
     var isConstructed: Bool { tag & 0x20 != 0 }
 
+    /// Encoded with an indefinite length (header octet 0x80).
+    var isIndefinite: Bool { encoded.count > 1 && encoded[encoded.startIndex + 1] == 0x80 }
+
+    /// Throws when this element or anything inside it has an indefinite length: Apple uses them
+    /// only on the outer envelope, never inside signer infos, algorithm sets or certificates.
+    func requireDefinite(_ what: String, depth: Int = 0) throws(CMSFormatError) {
+        guard !isIndefinite else { throw CMSFormatError("\(what) has an indefinite length, which Apple never writes there") }
+        guard isConstructed, depth < 8 else { return }
+        for child in try children() { try child.requireDefinite(what, depth: depth + 1) }
+    }
+
     static let sequence: UInt8 = 0x30
     static let set: UInt8 = 0x31
     static let objectIdentifier: UInt8 = 0x06

@@ -37,8 +37,21 @@ struct CMSSignedData {
         else { throw CMSFormatError("encapContentInfo is not id-data") }
         guard encapsulated.count == 1 else { throw CMSFormatError("the signature is not detached") }
 
+        // Apple's encoder uses indefinite lengths on the envelope (ContentInfo, its [0], SignedData,
+        // encapContentInfo, certificates) and nowhere else: any other element that has one is an
+        // altered copy, whatever its content.
+        try fields[0].requireDefinite("the SignedData version")
+        try fields[1].requireDefinite("digestAlgorithms")
+        try fields[4].requireDefinite("signerInfos")
         let certificates = try fields[3].children().map { element throws(CMSFormatError) in
-            try element.certificateEncoding()
+            try element.requireDefinite("a certificate")
+            return try element.certificateEncoding()
+        }
+        // The leaf and its intermediate, once each (ChainEvaluator checks the leaf comes first).
+        guard certificates.count == 2, !certificates[0].elementsEqual(certificates[1]) else {
+            throw CMSFormatError(
+                "the signature carries \(certificates.count) certificates; Apple's carries the leaf and its intermediate, once each"
+            )
         }
         let signerInfos = try fields[4].children()
         guard signerInfos.count == 1 else {
@@ -188,15 +201,14 @@ extension BERElement {
         return first.contents
     }
 
-    /// An OCTET STRING's octets, also when BER splits it into a constructed string of chunks.
+    /// An OCTET STRING's octets. BER may split one into a constructed string of chunks; Apple
+    /// writes the signature whole, so a chunked one is an altered copy.
     func octetString(_ what: String) throws(CMSFormatError) -> ArraySlice<UInt8> {
         switch tag {
         case BERElement.octetString:
             return contents
         case BERElement.octetString | 0x20:
-            var octets: [UInt8] = []
-            for chunk in try children() { octets += try chunk.octetString(what) }
-            return octets[...]
+            throw CMSFormatError("\(what) is a chunked OCTET STRING; Apple writes it whole")
         default:
             throw CMSFormatError("\(what) is not an OCTET STRING")
         }

@@ -15,7 +15,13 @@ extension PaymentToken {
 
     /// Parses the UTF-8 JSON bytes of a token.
     public init<Bytes: Collection<UInt8>>(jsonBytes: Bytes) throws(ApplePayTokenError) {
-        guard let value = try? JSONParser.parse(jsonBytes) else {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(jsonBytes)
+        } catch {
+            if let key = error.duplicateKey {
+                throw ApplePayTokenError(.malformedToken, "the token repeats the key \"\(key.prefix(40))\"", field: "paymentToken")
+            }
             throw ApplePayTokenError(.malformedToken, "the token is not valid JSON", field: "paymentToken")
         }
         try self.init(validating: try RawToken(value))

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -19,14 +20,38 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
     private let maxBodyBytes: Int
     private var version = HTTPVersion.http1_1
     private var closeAfterResponse = false
+    /// Body bytes of the current request so far: a chunked body declares no length up front.
+    private var bodyBytes = 0
+    /// The current request's head was refused here: its body parts go nowhere.
+    private var refusing = false
+    /// The limit was passed after the head went on: the connection closes after the response.
+    private var closeAfterEnd = false
 
     init(maxBodyBytes: Int) {
         self.maxBodyBytes = maxBodyBytes
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
+        let part = unwrapInboundIn(data)
+        guard case .head(var head) = part else {
+            if refusing { return }
+            if case .body(let buffer) = part {
+                bodyBytes += buffer.readableBytes
+                if bodyBytes > maxBodyBytes { closeAfterEnd = true }
+            }
+            return context.fireChannelRead(data)
+        }
+        bodyBytes = 0
         version = head.version
+        // RFC 9112 6.1: chunked is the only transfer coding this server decodes; any other would
+        // reach the route still encoded. "gzip, chunked" gets 501 (a coding it does not
+        // implement); a final coding other than chunked leaves no way to frame the body: 400.
+        // Either way the connection closes.
+        if let coding = head.headers[canonicalForm: "transfer-encoding"].map({ $0.lowercased() }).nonChunked {
+            refusing = true
+            refuse(context, coding: coding)
+            return
+        }
         let declared = head.headers.first(name: "content-length").flatMap { Int($0) } ?? 0
         closeAfterResponse = !head.isKeepAlive || declared > maxBodyBytes
         if closeAfterResponse {
@@ -40,9 +65,17 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data), closeAfterEnd {
+            // A chunked body passed server.maxBodyBytes: what is left of it would be read as the next request.
+            let closed = context.eventLoop.makePromise(of: Void.self)
+            closed.futureResult.whenComplete { _ in context.close(promise: nil) }
+            closed.futureResult.cascade(to: promise)
+            return context.write(data, promise: closed)
+        }
         guard case .head(var head) = unwrapOutboundIn(data), head.status != .continue else {
             return context.write(data, promise: promise)
         }
+        if closeAfterEnd { closeAfterResponse = true }
         head.version = version
         if closeAfterResponse {
             head.headers.replaceOrAdd(name: "connection", value: "close")
@@ -50,5 +83,28 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
             head.headers.replaceOrAdd(name: "connection", value: "keep-alive")
         }
         context.write(wrapOutboundOut(.head(head)), promise: promise)
+    }
+
+    private func refuse(_ context: ChannelHandlerContext, coding: String) {
+        let body = GatewayError.malformedHTTP(
+            "Transfer-Encoding '\(coding.prefix(64))' is not supported: send the body with Content-Length or Transfer-Encoding: chunked"
+        ).body.serialized()
+        var headers = HTTPHeaders()
+        headers.add(name: "content-type", value: "application/json;charset=UTF-8")
+        headers.add(name: "content-length", value: "\(body.count)")
+        headers.add(name: "connection", value: "close")
+        let framed = coding.hasSuffix("chunked")
+        let head = HTTPResponseHead(version: version, status: framed ? .notImplemented : .badRequest, headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+    }
+}
+
+extension [String] {
+    /// The transfer codings, when they are anything but exactly `chunked`.
+    fileprivate var nonChunked: String? {
+        let codings = flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        return codings.isEmpty || codings == ["chunked"] ? nil : codings.joined(separator: ", ")
     }
 }

@@ -16,6 +16,9 @@ struct RequestReader {
         do {
             root = try JSONValue(parsing: body)
         } catch {
+            if let key = error.duplicateKey {
+                throw GatewayError.malformedJSON("the body repeats the key '\(key.prefix(64))' within one object")
+            }
             throw GatewayError.malformedJSON("the body is not valid JSON")
         }
         guard case .object = root else { throw GatewayError.malformedJSON("the body is not a JSON object") }

@@ -87,6 +87,11 @@ class Authority:
         if isinstance(self.leaf_key, rsa.RSAPrivateKey):
             at = signature.rindex(RSA_ENCRYPTION)
             signature = signature[:at] + SHA256_WITH_RSA + signature[at + len(RSA_ENCRYPTION):]
+        # DER sorts the SET of certificates by encoding; Apple lists the leaf first (and the
+        # verifier takes only that order). No signature covers the order: swap them in place.
+        leaf = self.leaf.public_bytes(serialization.Encoding.DER)
+        intermediate = self.intermediate.public_bytes(serialization.Encoding.DER)
+        signature = signature.replace(intermediate + leaf, leaf + intermediate)
         return signature
 
 
