@@ -36,7 +36,7 @@ struct JSONLogHandlerTests {
     }
 
     @Test(
-        "card numbers written in groups with spaces or dashes are masked when they pass the Luhn check",
+        "card numbers written in groups with any short non-alphanumeric separators are masked when they pass the Luhn check",
         arguments: [
             ("order 5123-4500-0000-0008 done", "order 5123-45xx-xxxx-0008 done"),
             ("4111-1111-1111-1111", "4111-11xx-xxxx-1111"),
@@ -48,7 +48,19 @@ struct JSONLogHandlerTests {
             ("5123-4500-0000-0009", "5123-4500-0000-0009"),
             ("at 2026-11-22 12:06", "at 2026-11-22 12:06"),
             ("call +1 415-555-0100", "call +1 415-555-0100"),
-            ("4111--1111-1111-1111", "4111--1111-1111-1111"),
+            // Separators of one to three non-alphanumeric characters, percent-escapes, 12 digits.
+            ("4111--1111-1111-1111", "4111--11xx-xxxx-1111"),
+            ("o4111.1111.1111.1111", "o4111.11xx.xxxx.1111"),
+            ("4111_1111_1111_1111", "4111_11xx_xxxx_1111"),
+            ("4111~1111~1111~1111", "4111~11xx~xxxx~1111"),
+            ("4111+1111+1111+1111", "4111+11xx+xxxx+1111"),
+            ("4111%201111%201111%201111", "4111%2011xx%20xxxx%201111"),
+            ("4111.1111-1111_1111", "4111.11xx-xxxx_1111"),
+            ("card 500000000009.", "card 500000xx0009."),
+            ("5000.0000.0009", "5000.00xx.0009"),
+            // A letter between groups ends the number; so does a four-character separator.
+            ("4111a1111-1111-1111", "4111a1111-1111-1111"),
+            ("4111----1111-1111-1111", "4111----1111-1111-1111"),
         ]
     )
     func groupedCardNumbers(text: String, logged: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 import HummingbirdTesting
 import PostgresTestServer
 import Testing
@@ -11,7 +12,8 @@ struct SessionStorageTests {
     static let pan = "5123450000000008"
 
     /// A session holding a typed card and one holding a token, both still unpaid.
-    static func fillSessions(_ client: some TestClientProtocol, token: String) async throws {
+    @discardableResult
+    static func fillSessions(_ client: some TestClientProtocol, token: String) async throws -> [String] {
         let cardSession = try await client.newSessionId()
         let card = try await client.put(SessionRequests.sessionPath(cardSession), SessionRequests.cardUpdate(number: pan))
         #expect(card.status == .ok)
@@ -22,6 +24,9 @@ struct SessionStorageTests {
             authorization: SessionRequests.sessionCredential(tokenSession)
         )
         #expect(device.status == .ok)
+        // Still found by the id the client holds, though the store keeps only its hash.
+        #expect(try await client.send(SessionRequests.sessionPath(cardSession), method: .get).status == .ok)
+        return [cardSession, tokenSession]
     }
 
     /// The token's `data`: the ciphertext Apple's device made, which must not sit in clear.
@@ -34,7 +39,7 @@ struct SessionStorageTests {
     func sqliteFileHasNoCardData() async throws {
         let gateway = try TestGateway(store: .sqlite)
         let token = try TestGateway.mintToken(amountMinorUnits: 100)
-        try await gateway.application.test(.router) { client in
+        let ids = try await gateway.application.test(.router) { client in
             try await Self.fillSessions(client, token: token)
         }
         let path = try gateway.services.configuration.sqlitePath
@@ -48,13 +53,18 @@ struct SessionStorageTests {
         let data = try Self.tokenData(token)
         #expect(bytes.range(of: Data(data.prefix(48).utf8)) == nil)
         #expect(bytes.range(of: Data("paymentToken".utf8)) == nil)
+        // Session ids are credentials: the store holds their hashes only.
+        for id in ids {
+            #expect(bytes.range(of: Data(id.utf8)) == nil)
+            #expect(bytes.range(of: Data(SessionStorageKey.of(id).utf8)) != nil)
+        }
     }
 
     @Test("a PostgreSQL dump holds neither the card number nor the token's data in clear")
     func postgresDumpHasNoCardData() async throws {
         let gateway = try TestGateway(store: .postgres)
         let token = try TestGateway.mintToken(amountMinorUnits: 100)
-        try await gateway.application.test(.router) { client in
+        let ids = try await gateway.application.test(.router) { client in
             try await Self.fillSessions(client, token: token)
         }
         guard case .postgres(let location) = try gateway.services.configuration.storeLocation else {
@@ -67,6 +77,10 @@ struct SessionStorageTests {
         #expect(!dump.contains(Self.pan))
         #expect(!dump.contains(String(try Self.tokenData(token).prefix(48))))
         #expect(!dump.contains("paymentToken"))
+        for id in ids {
+            #expect(!dump.contains(id))
+            #expect(dump.contains(SessionStorageKey.of(id)))
+        }
     }
 
     @Test("two replicas on PostgreSQL share sessions: created on one, updated and paid on the other")

@@ -57,7 +57,8 @@ extension PaymentRequest {
             year: reader.requiredText("\(card).expiry.year"),
             field: "\(card).expiry"
         )
-        let nameOnCard = reader.text("\(card).nameOnCard")
+        // Stored and echoed: a card number typed into the name is masked like one in a log.
+        let nameOnCard = reader.text("\(card).nameOnCard").map(CardNumberRedaction.mask)
         if reader.hasContent(devicePayment) {
             guard walletProvider == "APPLE_PAY" else {
                 throw GatewayError.missing("order.walletProvider")

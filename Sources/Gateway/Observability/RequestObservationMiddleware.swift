@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -46,7 +47,10 @@ struct RequestObservationMiddleware<Context: RequestContext>: RouterMiddleware {
             "durationMs": "\(Double(nanoseconds / 1000) / 1000)",
         ]
         for (parameter, key) in [("merchantId", "merchant"), ("orderId", "orderId"), ("transactionId", "transactionId")] {
-            if let value = context.parameters.get(parameter) { metadata[key] = "\(value.prefix(64))" }
+            // Decoded first, so the log handler's card-number mask sees what the client meant.
+            if let value = context.parameters.get(parameter) {
+                metadata[key] = "\((value.removingPercentEncoding ?? String(value)).prefix(64))"
+            }
         }
         context.logger.log(level: level, "request completed", metadata: metadata)
     }

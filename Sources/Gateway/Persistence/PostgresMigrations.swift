@@ -264,6 +264,14 @@ enum PostgresMigrations {
                 WHERE length(request_hash) = 32
             """
         ],
+        // 7: sessions keyed by the SHA-256 of their id (SessionStorageKey): the id is the payer's
+        // credential. PostgreSQL 11+ has sha256() built in.
+        [
+            """
+            UPDATE sessions SET session_id = 'sha256:' || encode(sha256(convert_to(session_id, 'UTF8')), 'hex')
+                WHERE session_id NOT LIKE 'sha256:%'
+            """
+        ],
     ]
 
     private static func sealLegacyFingerprints(

@@ -11,7 +11,7 @@ extension PostgresTransactionStore: SessionStore {
                 """
                 INSERT INTO sessions (session_id, merchant_id, version, update_status, authentication_limit,
                     sealed_content, created_at_ms, expires_at_ms)
-                VALUES (\(session.id), \(session.merchantId), \(session.version), \(session.updateStatus.rawValue),
+                VALUES (\(SessionStorageKey.of(session.id)), \(session.merchantId), \(session.version), \(session.updateStatus.rawValue),
                     \(session.authenticationLimit), \(ByteBuffer(bytes: session.sealedContent)),
                     \(session.createdAt.milliseconds), \(session.expiresAt.milliseconds))
                 """,
@@ -25,7 +25,7 @@ extension PostgresTransactionStore: SessionStore {
             let rows = try await client.query(
                 """
                 SELECT session_id, merchant_id, version, update_status, authentication_limit, sealed_content,
-                    created_at_ms, expires_at_ms FROM sessions WHERE session_id = \(id)
+                    created_at_ms, expires_at_ms FROM sessions WHERE session_id = \(SessionStorageKey.of(id))
                 """,
                 logger: self.logger
             )
@@ -33,7 +33,7 @@ extension PostgresTransactionStore: SessionStore {
             for try await row in rows {
                 let columns = row.makeRandomAccess()
                 found = StoredSession(
-                    id: try columns["session_id"].decode(String.self),
+                    id: id,
                     merchantId: try columns["merchant_id"].decode(String.self),
                     version: try columns["version"].decode(String.self),
                     updateStatus: try StoredColumn.decode(
@@ -58,7 +58,7 @@ extension PostgresTransactionStore: SessionStore {
                 UPDATE sessions SET version = \(session.version), update_status = \(session.updateStatus.rawValue),
                     authentication_limit = \(session.authenticationLimit),
                     sealed_content = \(ByteBuffer(bytes: session.sealedContent))
-                WHERE session_id = \(session.id) AND version = \(expectedVersion)
+                WHERE session_id = \(SessionStorageKey.of(session.id)) AND version = \(expectedVersion)
                 RETURNING 1
                 """,
                 logger: self.logger
@@ -71,7 +71,7 @@ extension PostgresTransactionStore: SessionStore {
 
     func deleteSession(id: String) async throws {
         try await run { client in
-            _ = try await client.query("DELETE FROM sessions WHERE session_id = \(id)", logger: self.logger)
+            _ = try await client.query("DELETE FROM sessions WHERE session_id = \(SessionStorageKey.of(id))", logger: self.logger)
         }
     }
 

@@ -23,10 +23,10 @@ extension SQLiteTransactionStore: SessionStore {
                 SELECT session_id, merchant_id, version, update_status, authentication_limit, sealed_content,
                     created_at_ms, expires_at_ms FROM sessions WHERE session_id = ?
                 """,
-                [.text(id)]
+                [.text(SessionStorageKey.of(id))]
             ).first.map { row in
                 StoredSession(
-                    id: row["session_id"].text ?? "",
+                    id: id,
                     merchantId: row["merchant_id"].text ?? "",
                     version: row["version"].text ?? "",
                     updateStatus: try StoredColumn.decode(
@@ -52,7 +52,7 @@ extension SQLiteTransactionStore: SessionStore {
                 """,
                 [
                     .text(session.version), .text(session.updateStatus.rawValue), .integer(Int64(session.authenticationLimit)),
-                    .blob(session.sealedContent), .text(session.id), .text(expectedVersion),
+                    .blob(session.sealedContent), .text(SessionStorageKey.of(session.id)), .text(expectedVersion),
                 ]
             )
             return try connection.query("SELECT changes()").first?.first?.integer == 1
@@ -61,7 +61,7 @@ extension SQLiteTransactionStore: SessionStore {
 
     func deleteSession(id: String) async throws {
         try await writer.perform { connection in
-            _ = try connection.query("DELETE FROM sessions WHERE session_id = ?", [.text(id)])
+            _ = try connection.query("DELETE FROM sessions WHERE session_id = ?", [.text(SessionStorageKey.of(id))])
         }
     }
 
@@ -71,9 +71,27 @@ extension SQLiteTransactionStore: SessionStore {
         }
     }
 
+    /// Sessions stored by earlier releases under their clear id get the hashed key (once, as
+    /// the store opens; sessions live an hour at most, so there are few).
+    static func hashLegacySessionIds(_ connection: SQLiteConnection) throws {
+        try connection.transaction {
+            let rows = try connection.rows(
+                "SELECT session_id FROM sessions WHERE session_id NOT LIKE ?",
+                [.text(SessionStorageKey.prefix + "%")]
+            )
+            for row in rows {
+                guard let id = row["session_id"].text else { continue }
+                try connection.query(
+                    "UPDATE sessions SET session_id = ? WHERE session_id = ?",
+                    [.text(SessionStorageKey.of(id)), .text(id)]
+                )
+            }
+        }
+    }
+
     private static func values(_ session: StoredSession) -> [SQLiteValue] {
         [
-            .text(session.id), .text(session.merchantId), .text(session.version), .text(session.updateStatus.rawValue),
+            .text(SessionStorageKey.of(session.id)), .text(session.merchantId), .text(session.version), .text(session.updateStatus.rawValue),
             .integer(Int64(session.authenticationLimit)), .blob(session.sealedContent),
             .integer(session.createdAt.milliseconds), .integer(session.expiresAt.milliseconds),
         ]

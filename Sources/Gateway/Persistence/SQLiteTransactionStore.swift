@@ -41,6 +41,7 @@ final class SQLiteTransactionStore: TransactionStore {
         try writeConnection.execute("PRAGMA busy_timeout = 5000")
         try SQLiteMigrations.migrate(writeConnection)
         if let seal { try Self.sealLegacyFingerprints(writeConnection, seal) }
+        try Self.hashLegacySessionIds(writeConnection)
         checkpointer = try SQLiteCheckpointer(path: path)
         writeConnection.onCommit(walFrames: checkpointer.logHolds)
         reader = try SQLiteConnection(path: path)

@@ -1,3 +1,5 @@
+import ApplePayToken
+import Crypto
 import Foundation
 
 /// A session as the store keeps it: its identity and bookkeeping in clear, everything the payer
@@ -44,6 +46,17 @@ package enum SessionUpdateStatus: String, Sendable, Hashable {
 
 /// Where sessions live: in the same database as orders, so every replica sees a session another
 /// created. Like ``TransactionStore`` it decides nothing.
+/// How a store keys a session: a session id is the payer's credential for it, so the store keeps
+/// only its SHA-256 (`sha256:` and lower-case hex), as a password store keeps a hash. The ids
+/// are 144 random bits, so an unsalted hash is enough.
+package enum SessionStorageKey {
+    package static let prefix = "sha256:"
+
+    package static func of(_ sessionId: String) -> String {
+        prefix + Hex.encode(Array(SHA256.hash(data: Array(sessionId.utf8))))
+    }
+}
+
 package protocol SessionStore: Sendable {
     func insertSession(_ session: StoredSession) async throws
 

@@ -3,8 +3,19 @@ import ApplePayToken
 extension RequestCatalogue {
     /// What a response returns of a checked request: the catalogued fields under the echo
     /// prefixes, as sent; secret fields (card data, cryptograms) never.
+    /// Free text is echoed with card numbers masked (CardNumberRedaction): the echo is stored
+    /// with the transaction, and a PAN typed into a description must not be.
     func echo(of request: JSONValue, shape: FieldShape) -> JSONValue {
-        Self.project(request, shape: shape) { $0.isEchoed } ?? .object([:])
+        Self.maskingCardNumbers(Self.project(request, shape: shape) { $0.isEchoed } ?? .object([:]))
+    }
+
+    private static func maskingCardNumbers(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text): .string(CardNumberRedaction.mask(text))
+        case .object(let members): .object(members.mapValues(maskingCardNumbers))
+        case .array(let elements): .array(elements.map(maskingCardNumbers))
+        default: value
+        }
     }
 
     /// The description of the order an earlier response gave (billing, customer, shipping,
