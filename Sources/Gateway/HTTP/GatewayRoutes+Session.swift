@@ -15,6 +15,7 @@ extension GatewayRoutes {
         guard let session = try await sessions.open(id: sessionId, merchantId: merchant.id) else {
             throw Self.paymentSessionNotFound
         }
+        if session.stored.updateStatus == .claimedForPayment { throw SessionService.inUse }
         guard session.stored.updateStatus == .success else {
             throw Self.paymentSessionNotUpdated(session.stored.updateStatus.rawValue)
         }
@@ -35,11 +36,23 @@ extension GatewayRoutes {
     /// A session that paid successfully is deleted with its card data; after a decline it stays,
     /// so the payer can put another card into it. A failed delete only leaves the session to expire.
     func retireIfUsed(_ session: SessionService.OpenSession, responseBody: [UInt8], logger: Logger) async {
-        guard (try? JSONValue(parsing: responseBody))?["result"]?.stringValue == "SUCCESS" else { return }
+        guard (try? JSONValue(parsing: responseBody))?["result"]?.stringValue == "SUCCESS" else {
+            return await release(session, logger: logger)
+        }
         do {
             try await sessions.delete(id: session.id)
         } catch {
             logger.warning("a used session could not be deleted; it will expire", metadata: ["error": "\(type(of: error))"])
+        }
+    }
+
+    /// A claimed session whose payment did not succeed can pay again; a failed release only
+    /// leaves it to expire.
+    func release(_ session: SessionService.OpenSession, logger: Logger) async {
+        do {
+            try await sessions.release(session)
+        } catch {
+            logger.warning("a session could not be released after its payment; it will expire", metadata: ["error": "\(type(of: error))"])
         }
     }
 }

@@ -80,12 +80,17 @@ struct GatewayRoutes: Sendable {
                 }
                 let opened = try await paymentSession(sessionId, merchant: merchant, version: reader.text("session.version"))
                 reader = RequestReader(checked: SessionContent.merged(opened.content, reader.root))
-                session = opened
+                session = try await sessions.claimForPayment(opened)
             }
             var payment = try PaymentRequest.reading(reader, operation: paymentOperation)
             // What the session held is echoed as if the request had sent it.
             payment.echo = RequestEcho(catalogue.echo(of: reader.root, shape: shape))
-            responseBody = try await processor.process(payment, transaction, logger: context.logger)
+            do {
+                responseBody = try await processor.process(payment, transaction, logger: context.logger)
+            } catch {
+                if let session { await release(session, logger: context.logger) }
+                throw error
+            }
             if let session { await retireIfUsed(session, responseBody: responseBody, logger: context.logger) }
         } else if reader.value("session") != nil {
             throw GatewayError.unsupported("session.id", operation.rawValue, "A session pays only AUTHORIZE, PAY or VERIFY")

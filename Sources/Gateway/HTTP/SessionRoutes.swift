@@ -74,11 +74,30 @@ struct SessionRoutes: Sendable {
         if let expected = reader.text("session.version"), expected != session.stored.version {
             throw GatewayRoutes.staleSessionVersion(expected)
         }
+        if credential == .sessionId { try Self.refuseMerchantFields(reader.root) }
         let update = SessionContent.storable(reader.root)
         try SessionContent.validate(SessionContent.merged(session.content, update))
         let updated = try await sessions.update(session, with: update)
         context.logger.info("session updated", metadata: ["merchant": .string(merchant.id)])
         return GatewayRoutes.json(.ok, Self.view(updated, merchantId: merchant.id, version: version))
+    }
+
+    /// What only the merchant sets: the amount and currency the payer is charged, and the rest
+    /// of the order and transaction. The payer's device (the session credential) may put its
+    /// card or wallet token, the wallet provider and its own details into the session.
+    static func refuseMerchantFields(_ root: JSONValue) throws(GatewayError) {
+        guard case .object(let members) = root else { return }
+        if case .object(let order) = members["order"] {
+            for key in order.keys.sorted() where key != "walletProvider" {
+                throw GatewayError.invalid(
+                    "order.\(key)",
+                    "The session credential (the payer's device) may not set order.\(key): the merchant sets it"
+                )
+            }
+        }
+        for key in ["transaction", "partnerSolutionId", "merchant"] where members[key] != nil {
+            throw GatewayError.invalid(key, "The session credential (the payer's device) may not set \(key): the merchant sets it")
+        }
     }
 
     private func retrieve(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
@@ -98,7 +117,10 @@ struct SessionRoutes: Sendable {
         members["session"] = .object([
             "id": .string(session.id),
             "version": .string(session.stored.version),
-            "updateStatus": .string(session.stored.updateStatus.rawValue),
+            // A session claimed by a payment in progress was successfully updated, as far as anyone outside can tell.
+            "updateStatus": .string(
+                (session.stored.updateStatus == .claimedForPayment ? SessionUpdateStatus.success : session.stored.updateStatus).rawValue
+            ),
             "authenticationLimit": .integer(Int64(session.stored.authenticationLimit)),
         ])
         return .object(members)

@@ -95,6 +95,34 @@ struct SessionService: Sendable {
         return updated
     }
 
+    /// Takes the session for one payment before it is processed: a new version, written only if
+    /// the session is still at the version it was opened at, so of several payments racing for
+    /// one session exactly one goes on (the others get ``inUse``), and a session that paid once
+    /// cannot pay again.
+    func claimForPayment(_ session: OpenSession) async throws -> OpenSession {
+        var claimed = session
+        claimed.stored.version = SessionIdentifiers.newVersion()
+        claimed.stored.updateStatus = .claimedForPayment
+        guard try await store.replaceSession(claimed.stored, expectedVersion: session.stored.version) else {
+            throw Self.inUse
+        }
+        return claimed
+    }
+
+    /// After a payment that did not succeed: the session can pay again (the payer may put
+    /// another card into it first). Nothing happens if the payer updated it meanwhile.
+    func release(_ claimed: OpenSession) async throws {
+        var released = claimed
+        released.stored.version = SessionIdentifiers.newVersion()
+        released.stored.updateStatus = .success
+        _ = try await store.replaceSession(released.stored, expectedVersion: claimed.stored.version)
+    }
+
+    static let inUse = GatewayError.invalid(
+        "session.id",
+        "The session is being used by another payment, or has been updated since it was read"
+    )
+
     func delete(id: String) async throws {
         try await store.deleteSession(id: id)
     }

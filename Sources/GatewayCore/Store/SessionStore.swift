@@ -42,6 +42,8 @@ package struct StoredSession: Sendable, Hashable {
 package enum SessionUpdateStatus: String, Sendable, Hashable {
     case noUpdate = "NO_UPDATE"
     case success = "SUCCESS"
+    /// A payment has taken the session and is being processed: no other may (shown as SUCCESS).
+    case claimedForPayment = "CLAIMED_FOR_PAYMENT"
 }
 
 /// Where sessions live: in the same database as orders, so every replica sees a session another
