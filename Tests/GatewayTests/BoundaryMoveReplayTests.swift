@@ -83,6 +83,32 @@ struct BoundaryMoveReplayTests {
         }
     }
 
+    @Test("through a session: the moved copy put into a session by the payer's device pays nothing", arguments: StoreKind.allCases)
+    func sessionRefusesMovedCopy(store: StoreKind) async throws {
+        let gateway = try TestGateway(store: store)
+        let token = try Self.mintWithApplicationData(.ecV1)
+        let moved = try Self.applicationDataMovedIntoTransactionId(token)
+        try await gateway.application.test(.live) { client in
+            let first = try await client.put(
+                TestGateway.path(order: "session-moved-1", transaction: "1"),
+                TestGateway.tokenBody(token, amount: "56.56")
+            )
+            #expect(first.status == .created, "\(first.body)")
+            let sessionId = try await client.newSessionId()
+            let update = try await client.put(
+                SessionRequests.sessionPath(sessionId),
+                SessionRequests.tokenUpdate(moved),
+                authorization: SessionRequests.sessionCredential(sessionId)
+            )
+            #expect(update.status == .ok, "\(update.body)")
+            let pay = try await client.put(
+                TestGateway.path(order: "session-moved-2", transaction: "1"),
+                SessionRequests.payment(sessionId, amount: "56.56")
+            )
+            #expect(ReplaySpellingTests.isReplayed(pay), "\(pay.status) \(pay.body)")
+        }
+    }
+
     @Test("Radial: once authorized, the moved copy gets no card data from Decrypt and no second authorization")
     func radialRefusesMovedCopy() async throws {
         let gateway = try TestGateway(radialDecrypt: true)
