@@ -60,7 +60,8 @@ struct GatewayDependencies: Sendable {
             signingTimeWindow: configuration.signingTimeWindow,
             clock: clock
         )
-        let fingerprinter = RequestFingerprinter(key: try Self.requestFingerprintKey(configuration))
+        // A store handed in (tests, `check-config`, `mint-token`) writes no key file.
+        let fingerprinter = RequestFingerprinter(key: try Self.requestFingerprintKey(configuration, createFile: store == nil))
         self.fingerprinter = fingerprinter
         if let store {
             self.store = TimedTransactionStore(base: store, metrics: metrics)
@@ -83,11 +84,18 @@ struct GatewayDependencies: Sendable {
     /// The configured key; else one generated beside a SQLite store (one process owns it) or, in
     /// sandbox mode, into the data directory (beside the session key). A PostgreSQL store in
     /// production is shared by replicas, which must share the key: it has to be configured.
-    private static func requestFingerprintKey(_ configuration: GatewayConfiguration) throws -> [UInt8] {
+    /// Without `createFile`, an unconfigured key that would be generated is a random one for
+    /// this process, and the production requirement is still checked.
+    private static func requestFingerprintKey(_ configuration: GatewayConfiguration, createFile: Bool) throws -> [UInt8] {
         let name = "request-fingerprint.key"
         let key = "store.requestFingerprintKey"
         if let configured = configuration.requestFingerprintKey { return configured }
-        switch try configuration.storeLocation {
+        let location = try configuration.storeLocation
+        if !createFile, !(configuration.mode == .production && location.isPostgres) {
+            var generator = SystemRandomNumberGenerator()
+            return (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        }
+        switch location {
         case .sqlite(let path):
             let file = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(name)
             return try SessionKeyFile.loadOrCreate(at: file, configurationKey: key)

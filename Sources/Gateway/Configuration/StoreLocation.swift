@@ -75,3 +75,10 @@ struct PostgresLocation: Sendable, Equatable {
         self.requiresTLS = requiresTLS
     }
 }
+
+extension StoreLocation {
+    /// Shared by replicas, so whatever keys its contents must be configured, not generated.
+    var isPostgres: Bool {
+        if case .postgres = self { true } else { false }
+    }
+}
