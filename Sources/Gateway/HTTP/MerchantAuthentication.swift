@@ -27,19 +27,33 @@ struct MerchantAuthentication: Sendable {
             guard bytes.count > 6, bytes[5] == UInt8(ascii: " "),
                 zip(bytes[..<5], "basic".utf8).allSatisfy({ $0 | 0x20 == $1 })
             else { return nil }
-            let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-            guard let first = bytes[6...].firstIndex(where: { !isBlank($0) }),
-                let last = bytes[6...].lastIndex(where: { !isBlank($0) }),
-                let decoded = Base64.decodeStrictly(utf8: UnsafeBufferPointer(rebasing: bytes[first...last])),
-                let separator = decoded.firstIndex(of: UInt8(ascii: ":"))
+            return userAndPassword(base64: UnsafeBufferPointer(rebasing: bytes[6...]))
+        }
+    }
+
+    /// The user and password of an `Authorization` header that is Base64 alone, with no scheme:
+    /// what Mastercard's iOS SDK sends with the session credential. Only the session credential
+    /// is read this way (see `authenticateSessionUpdate`); API passwords need `Basic`.
+    static func schemelessCredentials(_ request: Request) -> (user: String, password: String)? {
+        guard var header = request.headers[.authorization] else { return nil }
+        return header.withUTF8 { userAndPassword(base64: $0) }
+    }
+
+    /// `user:password` from Base64 text with optional blanks around it; nil unless both halves
+    /// are UTF-8.
+    private static func userAndPassword(base64 bytes: UnsafeBufferPointer<UInt8>) -> (String, String)? {
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }),
+            let last = bytes.lastIndex(where: { !isBlank($0) }),
+            let decoded = Base64.decodeStrictly(utf8: UnsafeBufferPointer(rebasing: bytes[first...last])),
+            let separator = decoded.firstIndex(of: UInt8(ascii: ":"))
+        else { return nil }
+        // ':' is ASCII, so it never splits a UTF-8 sequence: both halves valid is the whole valid.
+        return decoded.withUnsafeBufferPointer { decoded in
+            guard let user = String(wellFormedUTF8: UnsafeBufferPointer(rebasing: decoded[..<separator])),
+                let password = String(wellFormedUTF8: UnsafeBufferPointer(rebasing: decoded[(separator + 1)...]))
             else { return nil }
-            // ':' is ASCII, so it never splits a UTF-8 sequence: both halves valid is the whole valid.
-            return decoded.withUnsafeBufferPointer { decoded in
-                guard let user = String(wellFormedUTF8: UnsafeBufferPointer(rebasing: decoded[..<separator])),
-                    let password = String(wellFormedUTF8: UnsafeBufferPointer(rebasing: decoded[(separator + 1)...]))
-                else { return nil }
-                return (user, password)
-            }
+            return (user, password)
         }
     }
 }

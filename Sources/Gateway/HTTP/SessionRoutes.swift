@@ -53,28 +53,33 @@ struct SessionRoutes: Sendable {
 
     private func update(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let version = try GatewayRoutes.version(context)
+        let versionNumber = Int(version) ?? GatewayRoutes.versions.upperBound
         let sessionId = context.parameters.get("sessionId") ?? ""
         let (merchant, credential) = try authentication.authenticateSessionUpdate(
             request,
             pathMerchantId: context.parameters.get("merchantId") ?? "",
-            sessionId: sessionId
+            sessionId: sessionId,
+            version: versionNumber
         )
         guard let session = try await sessions.open(id: sessionId, merchantId: merchant.id) else {
             // A session credential for no live session is no credential at all.
-            throw credential == .sessionId ? GatewayError.invalidCredentials : SessionService.notFound
+            throw credential.isPayer ? GatewayError.invalidCredentials : SessionService.notFound
         }
         let reader = try RequestReader(
             body: try await GatewayRoutes.body(of: request, limit: maxBodyBytes),
-            shape: .updateSession(version: Int(version) ?? GatewayRoutes.versions.upperBound)
+            shape: .updateSession(version: versionNumber)
         )
         try SessionContent.refuseNulls(reader.root)
-        if let operation = reader.text("apiOperation"), operation != "UPDATE_PAYER_DATA" {
+        let operation = reader.text("apiOperation")
+        if let operation, operation != "UPDATE_PAYER_DATA" {
             throw GatewayError.invalidValue("apiOperation", operation, "Update Session takes UPDATE_PAYER_DATA or no apiOperation")
         }
+        // Without Authorization the body's operation is what says this is the payer's update.
+        if credential == .sessionIdInPath, operation == nil { throw GatewayError.invalidCredentials }
         if let expected = reader.text("session.version"), expected != session.stored.version {
             throw GatewayRoutes.staleSessionVersion(expected)
         }
-        if credential == .sessionId { try Self.refuseMerchantFields(reader.root) }
+        if credential.isPayer { try Self.refuseMerchantFields(reader.root) }
         let update = SessionContent.storable(reader.root)
         try SessionContent.validate(SessionContent.merged(session.content, update))
         let updated = try await sessions.update(session, with: update)
