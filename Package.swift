@@ -111,6 +111,7 @@ let package = Package(
             name: "GatewayCLI",
             dependencies: [
                 "ApplePayToken",
+                "ApplePaySandbox",
                 "Gateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

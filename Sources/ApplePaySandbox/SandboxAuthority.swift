@@ -38,6 +38,9 @@ public struct SandboxAuthority: Sendable {
     /// What a decryptor must trust to accept tokens this authority signs: its root alone.
     public var trustRoots: TrustRoots { TrustRoots([root]) }
 
+    /// The common name of every sandbox root: a chain ending there is a sandbox token's.
+    public static var rootCommonName: String { Names.root }
+
     /// The common names, so that anyone reading a certificate sees at once it is not Apple's.
     enum Names {
         static let organization = "Apple Pay Gateway Sandbox"

@@ -1,3 +1,4 @@
+import ApplePaySandbox
 import ApplePayToken
 import ArgumentParser
 import Foundation
@@ -9,7 +10,8 @@ struct DecryptCommand: AsyncParsableCommand {
         abstract: "Verify and decrypt an Apple Pay paymentData token; print the payment data as JSON.",
         discussion: """
             Exits 0 and prints the payment data (PAN masked 6+4 unless --unmask) on success; on any \
-            failure exits 1 with one line on stderr naming the failed check.
+            failure exits 1 with one line on stderr naming the failed check (and the file, for key \
+            and certificate problems).
             """
     )
 
@@ -51,31 +53,25 @@ struct DecryptCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let tokenText = try readText(token)
-            var keys: [MerchantIdentity.PrivateKey] = []
-            var certificates = try certificate.map { path throws in try KeyMaterial.certificate(from: readBytes(path)) }
-            for path in privateKey {
-                let bytes = try readBytes(path)
-                if let pkcs12Password, KeyMaterial.isPKCS12(bytes) {
-                    let bundle = try KeyMaterial.pkcs12(bytes, password: pkcs12Password)
-                    keys.append(bundle.privateKey)
-                    if let bundled = bundle.certificate, !certificates.contains(bundled) { certificates.append(bundled) }
-                } else {
-                    keys.append(try KeyMaterial.privateKey(from: bytes))
-                }
-            }
-            let keyRing = try MerchantKeyRing(privateKeys: keys, certificates: certificates, merchantIdentifier: merchantId)
+            let parsedToken = try PaymentToken(parsing: tokenText)
+            let keyRing = try loadKeyRing()
             var roots = TrustRoots.apple
-            for path in trustRoot { roots = roots.adding(try KeyMaterial.certificates(from: readBytes(path))) }
+            for path in trustRoot { roots = roots.adding(try inFile(path) { try KeyMaterial.certificates(from: readBytes(path)) }) }
             let now = at.flatMap(ISO8601.date(from:)) ?? Date()
             let decryptor = ApplePayTokenDecryptor(trustRoots: roots, signingTimeWindow: window, clock: { now })
 
-            let result = try await decryptor.decrypt(try PaymentToken(parsing: tokenText), using: keyRing)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let json = try encoder.encode(result.paymentData.jsonValue(unmasked: unmask))
-            print(String(decoding: json, as: UTF8.self))
-        } catch let error as ApplePayTokenError where error.code == .untrustedChain {
-            fail("\(error.code): \(error.reason)\n" + Self.untrustedChainHint(trustRoot))
+            do {
+                let result = try await decryptor.decrypt(parsedToken, using: keyRing)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                let json = try encoder.encode(result.paymentData.jsonValue(unmasked: unmask))
+                print(String(decoding: json, as: UTF8.self))
+            } catch let error as ApplePayTokenError where error.code == .untrustedChain {
+                fail("\(error.code): \(error.reason). " + Self.untrustedChainHint(trustRoot, chainIssuer: error.chainIssuer))
+            } catch let error as ApplePayTokenError where error.code == .decryptionFailed && parsedToken.version == .ecV1 && merchantId != nil {
+                // EC_v1 derives its key from the merchant identifier: a wrong one looks exactly like a wrong key.
+                fail("\(error.code): \(error.reason); if the private key is right, check --merchant-id '\(merchantId ?? "")'")
+            }
         } catch let error as ApplePayTokenError {
             fail("\(error.code): \(error.reason)")
         } catch let error as FileProblem {
@@ -83,13 +79,58 @@ struct DecryptCommand: AsyncParsableCommand {
         }
     }
 
-    /// Which roots were trusted, and how a sandbox token gets trusted: the usual cause of this error
-    /// is a token minted by the sandbox authority checked against Apple's root alone.
-    static func untrustedChainHint(_ trustRoots: [String]) -> String {
+    /// The keys and certificates, each error naming its file; every key paired with its
+    /// certificate, or with --merchant-id.
+    private func loadKeyRing() throws -> MerchantKeyRing {
+        var certificates = try certificate.map { path in
+            (path: path, certificate: try inFile(path) { try KeyMaterial.certificate(from: readBytes(path)) })
+        }
+        var keys: [(path: String, key: MerchantIdentity.PrivateKey)] = []
+        for path in privateKey {
+            let bytes = try readBytes(path)
+            if let pkcs12Password, KeyMaterial.isPKCS12(bytes) {
+                let bundle = try inFile(path) { try KeyMaterial.pkcs12(bytes, password: pkcs12Password) }
+                keys.append((path, bundle.privateKey))
+                if let bundled = bundle.certificate, !certificates.contains(where: { $0.certificate == bundled }) {
+                    certificates.append((path, bundled))
+                }
+            } else {
+                keys.append((path, try inFile(path) { try KeyMaterial.privateKey(from: bytes) }))
+            }
+        }
+        for (path, key) in keys where merchantId == nil && !certificates.contains(where: { key.isKey(of: $0.certificate) }) {
+            let others = certificates.map { "\($0.path) (for \(MerchantIdentity.merchantName(in: $0.certificate)))" }
+            throw FileProblem(
+                message: others.isEmpty
+                    ? "\(path): no certificate given for this private key: add its --certificate, or --merchant-id"
+                    : "\(path): this private key does not belong to \(others.joined(separator: " or ")): "
+                        + "give the payment processing certificate issued for this key, or --merchant-id"
+            )
+        }
+        for (path, certificate) in certificates where !keys.contains(where: { $0.key.isKey(of: certificate) }) {
+            throw FileProblem(
+                message: "\(path): this certificate (for \(MerchantIdentity.merchantName(in: certificate))) belongs to none of the "
+                    + "private keys given"
+            )
+        }
+        return try MerchantKeyRing(
+            privateKeys: keys.map(\.key),
+            certificates: certificates.map(\.certificate),
+            merchantIdentifier: merchantId
+        )
+    }
+
+    /// Which roots were trusted and, for a chain that ends in a sandbox authority (the usual
+    /// cause: a minted token checked against Apple's root alone), how to trust it.
+    static func untrustedChainHint(_ trustRoots: [String], chainIssuer: String?) -> String {
         let trusted = ["Apple Root CA - G3 (built in)"] + trustRoots.map { "\($0) (--trust-root)" }
-        return "trusted roots: \(trusted.joined(separator: ", ")). A sandbox token (gateway mint-token, or the "
-            + "/sandbox endpoint) is signed by the sandbox authority: add --trust-root "
-            + "data/sandbox-authority/root.pem (the sandbox.authorityDirectory of the gateway that minted it)."
+        var hint = "Trusted roots: \(trusted.joined(separator: ", "))."
+        if chainIssuer?.contains(SandboxAuthority.rootCommonName) == true {
+            hint +=
+                " This is a sandbox token (gateway mint-token, or the /sandbox endpoint): add --trust-root "
+                + "data/sandbox-authority/root.pem (the sandbox.authorityDirectory of the gateway that minted it)."
+        }
+        return hint
     }
 
     private func fail(_ line: String) -> Never {
@@ -100,6 +141,15 @@ struct DecryptCommand: AsyncParsableCommand {
 
 struct FileProblem: Error {
     let message: String
+}
+
+/// The library's key material errors, naming the file they came from.
+private func inFile<T>(_ path: String, _ load: () throws -> T) throws -> T {
+    do {
+        return try load()
+    } catch let error as ApplePayTokenError {
+        throw FileProblem(message: "\(error.code): \(path): \(error.reason)")
+    }
 }
 
 private func readBytes(_ path: String) throws -> [UInt8] {

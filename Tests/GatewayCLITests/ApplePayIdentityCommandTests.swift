@@ -87,6 +87,10 @@ struct ApplePayIdentityCommandTests {
             #expect(untrusted.status == 1)
             #expect(untrusted.stderr.contains("UNTRUSTED_CHAIN"))
             #expect(untrusted.stderr.contains("Apple Root CA - G3") && untrusted.stderr.contains("--trust-root"), "\(untrusted.stderr)")
+            // One line, naming the root the chain ends at, with the sandbox hint because it is a sandbox root.
+            #expect(untrusted.stderr.split(separator: "\n").count == 1, "\(untrusted.stderr)")
+            #expect(untrusted.stderr.contains("'Apple Pay Gateway Sandbox Root CA', which is not a configured trust root"))
+            #expect(untrusted.stderr.contains("This is a sandbox token"))
         }
     }
 

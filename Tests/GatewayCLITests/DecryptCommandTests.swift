@@ -66,6 +66,70 @@ struct DecryptCommandTests {
         #expect(wrongKey.stderr.hasPrefix("error: NO_MATCHING_KEY"))
     }
 
+    @Test("an altered leaf in a production token names the failing link, in one line, with no sandbox hint")
+    func alteredLeafNamesTheLink() throws {
+        let vector = Self.vectors.appendingPathComponent("gala-2021")
+        var token = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: vector.appendingPathComponent("token.json"))) as? [String: Any])
+        var signature = try #require(Data(base64Encoded: token["signature"] as? String ?? ""))
+        // One letter of the leaf's subject name: the issuer still matches, the intermediate's signature no longer does.
+        let name = try #require(signature.range(of: Data("smp-broker-sign".utf8)))
+        signature[name.lowerBound] ^= 0x20
+        token["signature"] = signature.base64EncodedString()
+        let altered = FileManager.default.temporaryDirectory.appendingPathComponent("altered-leaf-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: altered) }
+        try JSONSerialization.data(withJSONObject: token).write(to: altered)
+        let run = try Gateway.run([
+            "decrypt", "--token", altered.path,
+            "--private-key", vector.appendingPathComponent("private_key.pem").path,
+            "--certificate", vector.appendingPathComponent("certificate.pem").path,
+            "--at", "2021-09-01T19:03:06Z",
+        ])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("error: UNTRUSTED_CHAIN: the leaf 'ecc-Smp-broker-sign_UC4-PROD' "), "\(run.stderr)")
+        #expect(run.stderr.contains("is not signed by the intermediate 'Apple Application Integration CA - G3'"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(!run.stderr.lowercased().contains("sandbox"), "\(run.stderr)")
+    }
+
+    @Test("key and certificate problems name the file; a foreign certificate names its merchant")
+    func keyProblemsNameTheFile() throws {
+        let vector = Self.vectors.appendingPathComponent("gala-2021")
+        let rotated = Self.vectors.appendingPathComponent("gala-2023-rotated")
+        let tokenFile = vector.appendingPathComponent("token.json").path
+        let keyFile = vector.appendingPathComponent("private_key.pem").path
+        let foreign = rotated.appendingPathComponent("merchant_cert_2023_nonmatching.pem").path
+
+        let mismatched = try Gateway.run(["decrypt", "--token", tokenFile, "--private-key", keyFile, "--certificate", foreign])
+        #expect(mismatched.status == 1)
+        #expect(mismatched.stderr.hasPrefix("error: \(keyFile): this private key does not belong to \(foreign) (for "), "\(mismatched.stderr)")
+        #expect(!mismatched.stderr.contains("private key 1"))
+        #expect(mismatched.stderr.split(separator: "\n").count == 1)
+
+        let notAKey = try Gateway.run(["decrypt", "--token", tokenFile, "--private-key", tokenFile])
+        #expect(notAKey.status == 1)
+        #expect(notAKey.stderr.hasPrefix("error: INVALID_KEY_MATERIAL: \(tokenFile): "), "\(notAKey.stderr)")
+
+        let notACertificate = try Gateway.run(["decrypt", "--token", tokenFile, "--private-key", keyFile, "--certificate", keyFile])
+        #expect(notACertificate.stderr.hasPrefix("error: INVALID_KEY_MATERIAL: \(keyFile): "), "\(notACertificate.stderr)")
+
+        let noCertificate = try Gateway.run(["decrypt", "--token", tokenFile, "--private-key", keyFile])
+        #expect(noCertificate.stderr.hasPrefix("error: \(keyFile): no certificate given for this private key"), "\(noCertificate.stderr)")
+    }
+
+    @Test("a GCM tag failure with --merchant-id names it as a possible cause")
+    func wrongMerchantIdIsNamed() throws {
+        let vector = Self.vectors.appendingPathComponent("payu-sandbox-2018")
+        let run = try Gateway.run([
+            "decrypt", "--token", vector.appendingPathComponent("token.json").path,
+            "--private-key", vector.appendingPathComponent("private_key.pem").path,
+            "--merchant-id", "merchant.com.example.wrong", "--at", "2018-01-26T13:57:00Z",
+        ])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("error: DECRYPTION_FAILED"), "\(run.stderr)")
+        #expect(run.stderr.contains("check --merchant-id 'merchant.com.example.wrong'"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test("a missing file is reported without a crash")
     func missingFile() throws {
         let run = try Gateway.run(["decrypt", "--token", "/nonexistent/token.json", "--private-key", "/nonexistent/key.pem"])

@@ -31,25 +31,30 @@ struct ChainEvaluator {
         guard leaf.extensions[oid: OID.leafMarker] != nil else {
             throw ApplePayTokenError(
                 .missingLeafMarker,
-                "the signing certificate lacks marker extension 1.2.840.113635.100.6.29"
+                "the signing certificate \(ChainFailure.name(leaf.subject)) lacks marker extension 1.2.840.113635.100.6.29"
             )
         }
         guard let intermediate = others.first(where: { $0.subject == leaf.issuer }) else {
-            throw ApplePayTokenError(.untrustedChain, "the signature does not include the leaf's issuing intermediate")
+            throw ApplePayTokenError(
+                .untrustedChain,
+                "the signature does not include the leaf's issuing intermediate \(ChainFailure.name(leaf.issuer))",
+                chainIssuer: String(describing: leaf.issuer)
+            )
         }
         guard intermediate.extensions[oid: OID.intermediateMarker] != nil else {
             throw ApplePayTokenError(
                 .missingIntermediateMarker,
-                "the intermediate lacks marker extension 1.2.840.113635.100.6.2.14"
+                "the intermediate \(ChainFailure.name(intermediate.subject)) lacks marker extension 1.2.840.113635.100.6.2.14"
             )
         }
         // Compared one by one: a hostile certificate may end before it begins, which a range would trap on.
-        for certificate in [leaf, intermediate]
-        where !(certificate.notValidBefore <= signingTime && signingTime <= certificate.notValidAfter) {
+        for certificate in [leaf, intermediate] where !ChainFailure.isValid(certificate, at: signingTime) {
             throw ApplePayTokenError(
                 .untrustedChain,
-                "the \(certificate == leaf ? "leaf" : "intermediate") certificate was not valid at the signing time "
-                    + "\(signingTime.iso8601) (valid \(certificate.notValidBefore.iso8601) to \(certificate.notValidAfter.iso8601))"
+                "the \(certificate == leaf ? "leaf" : "intermediate") \(ChainFailure.name(certificate.subject)) was not valid "
+                    + "at the signing time \(signingTime.iso8601) (valid \(certificate.notValidBefore.iso8601) to "
+                    + "\(certificate.notValidAfter.iso8601))",
+                chainIssuer: String(describing: intermediate.issuer)
             )
         }
 
@@ -59,9 +64,20 @@ struct ChainEvaluator {
         }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(others))
         guard case .validCertificate(let chain) = result else {
+            var policyReasons: [String] = []
+            if case .couldNotValidate(let failures) = result {
+                policyReasons = failures.map { String(describing: $0.policyFailureReason) }
+            }
             throw ApplePayTokenError(
                 .untrustedChain,
-                "the certificates do not chain to a configured trust root at the signing time"
+                ChainFailure.explain(
+                    leaf: leaf,
+                    intermediate: intermediate,
+                    roots: trustRoots.certificates,
+                    at: signingTime,
+                    policyReasons: policyReasons
+                ),
+                chainIssuer: String(describing: intermediate.issuer)
             )
         }
         return SignerChain(

@@ -8,11 +8,15 @@ public struct ApplePayTokenError: Error, Sendable, CustomStringConvertible {
     public let reason: String
     /// The token or payment-data field at fault, when there is one (`header.publicKeyHash`, `data`...).
     public let field: String?
+    /// For ``Code/untrustedChain``: the distinguished name the signature's chain ends at (the
+    /// intermediate's issuer), so a tool can tell a sandbox token from an altered Apple one.
+    public let chainIssuer: String?
 
-    init(_ code: Code, _ reason: String, field: String? = nil) {
+    init(_ code: Code, _ reason: String, field: String? = nil, chainIssuer: String? = nil) {
         self.code = code
         self.reason = reason
         self.field = field
+        self.chainIssuer = chainIssuer
     }
 
     public var description: String {

@@ -63,6 +63,20 @@ public struct MerchantIdentity: Sendable {
         }
     }
 
+    /// Who a payment processing certificate names, for messages: Apple puts the merchant
+    /// identifier in the subject's UID (0.9.2342.19200300.100.1.1); else its common name.
+    package static func merchantName(in certificate: Certificate) -> String {
+        let userID: ASN1ObjectIdentifier = [0, 9, 2342, 19_200_300, 100, 1, 1]
+        var commonName: String?
+        for relativeName in certificate.subject {
+            for attribute in relativeName {
+                if attribute.type == userID { return String(describing: attribute.value) }
+                if attribute.type == .RDNAttributeType.commonName { commonName = String(describing: attribute.value) }
+            }
+        }
+        return commonName ?? String(describing: certificate.subject)
+    }
+
     /// The merchant identifier extension holds the SHA-256 as 64 hex characters in a DER string.
     package static func merchantIdentifierHash(in certificate: Certificate) throws(ApplePayTokenError) -> [UInt8] {
         guard let value = certificate.extensions[oid: OID.merchantIdentifier]?.value else {
@@ -91,6 +105,11 @@ extension MerchantIdentity.PrivateKey {
         case .ec(let key): key.publicKey.derRepresentation
         case .rsa(let key): key.publicKey.derRepresentation
         }
+    }
+
+    /// Whether `certificate` was issued for this key.
+    package func isKey(of certificate: Certificate) -> Bool {
+        certificate.publicKey == certificatePublicKey
     }
 
     var certificatePublicKey: Certificate.PublicKey? {
