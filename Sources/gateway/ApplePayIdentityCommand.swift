@@ -29,6 +29,9 @@ struct ApplePayIdentityCommand: AsyncParsableCommand {
         var identityDirectory: ApplePayIdentityDirectory {
             get throws { try ApplePayIdentityDirectory(root: directory, merchantIdentifier: merchant) }
         }
+
+        /// ` --directory D` when it is not the default, for the commands printed as hints.
+        var directoryArgument: String { directory == "data/applepay" ? "" : " --directory \(directory)" }
     }
 
     struct New: AsyncParsableCommand {
@@ -44,21 +47,33 @@ struct ApplePayIdentityCommand: AsyncParsableCommand {
         func run() async throws {
             try IdentityFailure.reporting {
                 let directory = try location.identityDirectory
-                let requests = try directory.createKeys(rsa ? [.ec, .rsa] : [.ec])
-                for algorithm in rsa ? [PaymentProcessingKeyRequest.Algorithm.ec, .rsa] : [.ec] {
-                    print("private key (keep it here, mode 0600): \(directory.keyFile(algorithm).path)")
+                let earlier = directory.existingSlots()
+                let slots = try directory.createKeys(rsa ? [.ec, .rsa] : [.ec])
+                for slot in slots {
+                    print("private key '\(slot)' (keep it here, mode 0600): \(directory.keyFile(slot).path)")
+                    print("certificate signing request: \(directory.requestFile(slot).path)")
                 }
-                for request in requests {
-                    print("certificate signing request: \(request.path)")
+                if !earlier.isEmpty {
+                    print(
+                        "This is a new key beside \(earlier.map(\.label).joined(separator: ", ")): install it as another identity, "
+                            + "and both decrypt until you remove the old one."
+                    )
                 }
-                print(
-                    """
-                    Next: upload the CSR in Apple's developer portal (Merchant IDs > \(location.merchant) > \
-                    Apple Pay Payment Processing Certificate > Create Certificate), download apple_pay.cer, then run
-                      gateway applepay-identity install --merchant \(location.merchant) --certificate apple_pay.cer \
-                    --config gateway.json --gateway-merchant YOUR_MERCHANT_ID
-                    """
-                )
+                let place = location.directoryArgument
+                for slot in slots {
+                    let csr = directory.requestFile(slot).path
+                    print(
+                        """
+                        Next for '\(slot)': upload \(csr) in Apple's developer portal (Merchant IDs > \(location.merchant) > \
+                        Apple Pay Payment Processing Certificate > Create Certificate), download it as apple_pay.cer, then run
+                          gateway applepay-identity install --merchant \(location.merchant)\(place) --certificate apple_pay.cer \
+                        --config gateway.json --gateway-merchant YOUR_MERCHANT_ID
+                        Without Apple (sandbox mode), sign it here instead of uploading it:
+                          gateway applepay-identity sandbox-sign --merchant \(location.merchant)\(place) --csr \(csr) \
+                        --config gateway.json --output apple_pay.cer
+                        """
+                    )
+                }
             }
         }
     }
@@ -71,7 +86,7 @@ struct ApplePayIdentityCommand: AsyncParsableCommand {
 
         @OptionGroup var location: Location
 
-        @Option(name: .long, help: "The CSR to sign (default: the EC one `new` wrote).")
+        @Option(name: .long, help: "The CSR to sign (default: the newest EC one `new` wrote).")
         var csr: String?
 
         @Option(name: .long, help: "Where to write the DER certificate.")
@@ -84,7 +99,7 @@ struct ApplePayIdentityCommand: AsyncParsableCommand {
             try await ConfigurationExit.reporting {
                 try IdentityFailure.reporting {
                     let directory = try location.identityDirectory
-                    let request = csr ?? directory.requestFile(.ec).path
+                    let request = csr ?? directory.requestFile(directory.newestSlot(.ec) ?? .init(.ec)).path
                     let certificate = try ApplePayIdentitySandbox.sign(
                         requestPath: request,
                         merchantIdentifier: location.merchant,
@@ -113,8 +128,11 @@ struct ApplePayIdentityCommand: AsyncParsableCommand {
         @Option(name: .long, help: "The gateway merchant id (as in `merchants`) the identity belongs to.")
         var gatewayMerchant: String?
 
-        @Option(name: .long, help: "The identity's name in the configuration (default: the key type, ec or rsa).")
+        @Option(name: .long, help: "The identity's name in the configuration (default: its key's name, e.g. ec or ec-2).")
         var name: String?
+
+        @Flag(name: .long, help: "Replace an identity of that name, or another certificate for this key, instead of refusing.")
+        var replace = false
 
         func validate() throws {
             if config != nil, gatewayMerchant == nil { throw ValidationError("--config needs --gateway-merchant") }
@@ -127,12 +145,25 @@ struct ApplePayIdentityCommand: AsyncParsableCommand {
                     guard let bytes = FileManager.default.contents(atPath: certificate) else {
                         throw ApplePayIdentityError("cannot read \(certificate)")
                     }
-                    let algorithm = try directory.install(certificate: Array(bytes))
-                    let identityName = name ?? algorithm.rawValue
-                    let keyPath = directory.keyFile(algorithm).path
-                    let certificatePath = directory.certificateFile(algorithm).path
-                    print("payment processing certificate for \(location.merchant) matches \(keyPath); stored as \(certificatePath)")
-                    guard let config, let gatewayMerchant else {
+                    // Everything is checked before anything is written.
+                    let (matched, slot) = try directory.match(certificate: Array(bytes))
+                    let identityName = name ?? slot.label
+                    let keyPath = directory.keyFile(slot).path
+                    let certificatePath = directory.certificateFile(slot).path
+                    let change = try config.map { config in
+                        try ApplePayIdentityConfiguration.prepare(
+                            file: config,
+                            gatewayMerchant: gatewayMerchant ?? "",
+                            name: identityName,
+                            privateKey: keyPath,
+                            certificate: certificatePath,
+                            replace: replace
+                        )
+                    }
+                    let stored = try directory.store(matched, for: slot, replace: replace)
+                    let verb = stored == .alreadyInstalled ? "was already stored" : stored == .replaced ? "replaced" : "stored"
+                    print("payment processing certificate for \(location.merchant) matches \(keyPath); \(verb) as \(certificatePath)")
+                    guard let change, let gatewayMerchant else {
                         print(
                             ApplePayIdentityConfiguration.entries(
                                 gatewayMerchant: gatewayMerchant ?? "YOUR_MERCHANT_ID",
@@ -144,14 +175,18 @@ struct ApplePayIdentityCommand: AsyncParsableCommand {
                         )
                         return
                     }
-                    try ApplePayIdentityConfiguration.add(
-                        toFile: config,
-                        gatewayMerchant: gatewayMerchant,
-                        name: identityName,
-                        privateKey: keyPath,
-                        certificate: certificatePath
-                    )
-                    print("added identity '\(identityName)' to merchant \(gatewayMerchant) in \(config)")
+                    try ApplePayIdentityConfiguration.write(change)
+                    let identities = change.identities.joined(separator: ", ")
+                    switch change.kind {
+                    case .unchanged:
+                        print("identity '\(identityName)' of merchant \(gatewayMerchant) was already in \(change.path) (identities: \(identities))")
+                    case .added, .replaced:
+                        print(
+                            "\(change.kind == .added ? "added" : "replaced") identity '\(identityName)' of merchant \(gatewayMerchant) "
+                                + "in \(change.path) (identities: \(identities)); the file was rewritten with sorted keys and "
+                                + "JSONSerialization's indentation"
+                        )
+                    }
                 }
                 // Loaded as `gateway serve` would load it, so a mistake shows now rather than at the next start.
                 if let config { print(try await GatewayService.checkConfiguration(GatewayService.Overrides(configFile: config))) }

@@ -43,9 +43,6 @@ struct ApplePayIdentityCommandTests {
             let verified = try Self.openssl(["req", "-in", directory.appending(path: csr).path, "-noout", "-verify"])
             #expect(verified.status == 0, "\(csr): \(verified.stderr)")
         }
-        let again = try gateway(["applepay-identity", "new", "--merchant", merchant])
-        #expect(again.status == 1)
-        #expect(again.stderr.contains("already exists"))
 
         for kind in ["ec", "rsa"] {
             let signed = try gateway([
@@ -94,6 +91,101 @@ struct ApplePayIdentityCommandTests {
         }
     }
 
+    @Test("rotation as the guide writes it: a second identity beside the first, both configured, the file loads")
+    func rotation() throws {
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let config = try writeConfiguration()
+        let directory = work.appending(path: "data/applepay/\(merchant)")
+        for round in 1...2 {
+            let created = try gateway(["applepay-identity", "new", "--merchant", merchant])
+            #expect(created.status == 0, "\(created.stderr)")
+            let label = round == 1 ? "ec" : "ec-2"
+            #expect(created.stdout.contains("private key '\(label)'"), "\(created.stdout)")
+            // The hint's commands are complete: run them as printed (the placeholder filled in).
+            let commands = created.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { $0.hasPrefix("gateway applepay-identity") }
+            #expect(commands.count == 2, "\(created.stdout)")
+            for command in commands.reversed() {
+                let arguments = command.replacingOccurrences(of: "YOUR_MERCHANT_ID", with: "SHOP").split(separator: " ").dropFirst()
+                let ran = try gateway(arguments.map(String.init))
+                #expect(ran.status == 0, "\(command): \(ran.stderr)")
+                if command.contains(" install ") {
+                    #expect(ran.stdout.contains("added identity '\(label)'"), "\(ran.stdout)")
+                    #expect(ran.stdout.contains("rewritten"), "\(ran.stdout)")
+                }
+            }
+            if round == 2 { #expect(created.stdout.contains("new key beside ec"), "\(created.stdout)") }
+        }
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Any]
+        let applePay = ((written?["merchant"] as? [String: Any])?["SHOP"] as? [String: Any])?["applePay"] as? [String: Any]
+        #expect(applePay?["identities"] as? [String] == ["ec", "ec-2"])
+        #expect((applePay?["ec"] as? [String: String])?["privateKey"]?.hasSuffix("/ec-key.pem") == true)
+        #expect((applePay?["ec-2"] as? [String: String])?["privateKey"]?.hasSuffix("/ec-2-key.pem") == true)
+        #expect(FileManager.default.fileExists(atPath: directory.appending(path: "ec-certificate.pem").path))
+        #expect(FileManager.default.fileExists(atPath: directory.appending(path: "ec-2-certificate.pem").path))
+
+        // Installing the same certificate again changes nothing and says so.
+        let repeated = try gateway([
+            "applepay-identity", "install", "--merchant", merchant, "--certificate", "apple_pay.cer", "--config", config,
+            "--gateway-merchant", "SHOP",
+        ])
+        #expect(repeated.status == 0, "\(repeated.stderr)")
+        #expect(repeated.stdout.contains("was already"), "\(repeated.stdout)")
+    }
+
+    @Test("install checks before it writes: an unlisted merchant, a taken name; --replace and --name say what they did")
+    func installChecksFirst() throws {
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let config = try writeConfiguration()
+        let before = try String(contentsOfFile: config, encoding: .utf8)
+        #expect(try gateway(["applepay-identity", "new", "--merchant", merchant]).status == 0)
+        let signed = try gateway(["applepay-identity", "sandbox-sign", "--merchant", merchant, "--config", config])
+        #expect(signed.status == 0, "\(signed.stderr)")
+        let certificateFile = work.appending(path: "data/applepay/\(merchant)/ec-certificate.pem").path
+
+        let unlisted = try gateway([
+            "applepay-identity", "install", "--merchant", merchant, "--certificate", "apple_pay.cer", "--config", config,
+            "--gateway-merchant", "SHOP2",
+        ])
+        #expect(unlisted.status != 0)
+        #expect(unlisted.stderr.contains("does not list SHOP2 (it lists SHOP)"), "\(unlisted.stderr)")
+        #expect(!unlisted.stderr.contains("pass --gateway-merchant"))
+        #expect(!FileManager.default.fileExists(atPath: certificateFile), "nothing is stored before the checks pass")
+        #expect(try String(contentsOfFile: config, encoding: .utf8) == before)
+
+        let installed = try gateway([
+            "applepay-identity", "install", "--merchant", merchant, "--certificate", "apple_pay.cer", "--config", config,
+            "--gateway-merchant", "SHOP",
+        ])
+        #expect(installed.status == 0, "\(installed.stderr)")
+
+        // Another directory's key would also be 'ec': refused, the live identity untouched.
+        #expect(try gateway(["applepay-identity", "new", "--merchant", merchant, "--directory", "elsewhere"]).status == 0)
+        let signedElsewhere = try gateway([
+            "applepay-identity", "sandbox-sign", "--merchant", merchant, "--directory", "elsewhere", "--config", config,
+            "--output", "elsewhere.cer",
+        ])
+        #expect(signedElsewhere.status == 0, "\(signedElsewhere.stderr)")
+        let configured = try String(contentsOfFile: config, encoding: .utf8)
+        let taken = try gateway([
+            "applepay-identity", "install", "--merchant", merchant, "--directory", "elsewhere", "--certificate", "elsewhere.cer",
+            "--config", config, "--gateway-merchant", "SHOP",
+        ])
+        #expect(taken.status != 0)
+        #expect(taken.stderr.contains("merchant.SHOP.applePay.ec") && taken.stderr.contains("--replace"), "\(taken.stderr)")
+        #expect(try String(contentsOfFile: config, encoding: .utf8) == configured)
+        #expect(!FileManager.default.fileExists(atPath: work.appending(path: "elsewhere/\(merchant)/ec-certificate.pem").path))
+
+        let beside = try gateway([
+            "applepay-identity", "install", "--merchant", merchant, "--directory", "elsewhere", "--certificate", "elsewhere.cer",
+            "--config", config, "--gateway-merchant", "SHOP", "--name", "ec-elsewhere",
+        ])
+        #expect(beside.status == 0, "\(beside.stderr)")
+        #expect(beside.stdout.contains("identities: ec, ec-elsewhere"), "\(beside.stdout)")
+    }
+
     @Test("install refuses a certificate for another merchant identifier or for a key not made here")
     func installRefusals() throws {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -109,7 +201,7 @@ struct ApplePayIdentityCommandTests {
         #expect(other.status == 0, "\(other.stderr)")
         let wrongMerchant = try gateway(["applepay-identity", "install", "--merchant", merchant, "--certificate", "other.cer"])
         #expect(wrongMerchant.status == 1)
-        #expect(wrongMerchant.stderr.contains("another merchant identifier"), "\(wrongMerchant.stderr)")
+        #expect(wrongMerchant.stderr.contains("issued for merchant.com.other, not for \(merchant)"), "\(wrongMerchant.stderr)")
 
         // A second directory's key: the certificate matches none of the first directory's keys.
         #expect(try gateway(["applepay-identity", "new", "--merchant", merchant, "--directory", "elsewhere"]).status == 0)

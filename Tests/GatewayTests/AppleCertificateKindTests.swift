@@ -36,7 +36,7 @@ struct AppleCertificateKindTests {
         let merchantIdentity = try Self.merchantIdentityShaped(publicKey: request.publicKey)
         #expect(AppleCertificateKind(merchantIdentity) == .merchantIdentity)
         #expect {
-            try directory.install(certificate: Self.der(merchantIdentity))
+            try directory.match(certificate: Self.der(merchantIdentity))
         } throws: { error in
             "\(error)".contains("Merchant Identity certificate")
         }
@@ -45,7 +45,10 @@ struct AppleCertificateKindTests {
         // The same key in a Payment Processing certificate is accepted and stored.
         let authority = try SandboxAuthority.generate()
         let paymentProcessing = try authority.signPaymentProcessingRequest(request, merchantIdentifier: "merchant.com.example")
-        #expect(try directory.install(certificate: Self.der(paymentProcessing)) == .ec)
+        let matched = try directory.match(certificate: Self.der(paymentProcessing))
+        #expect(matched.slot == .init(.ec))
+        #expect(try directory.store(matched.certificate, for: matched.slot, replace: false) == .stored)
+        #expect(try directory.store(matched.certificate, for: matched.slot, replace: false) == .alreadyInstalled)
         #expect(FileManager.default.fileExists(atPath: directory.certificateFile(.ec).path))
     }
 

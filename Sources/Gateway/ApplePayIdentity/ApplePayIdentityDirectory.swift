@@ -27,42 +27,63 @@ public struct ApplePayIdentityDirectory: Sendable {
         self.directory = URL(fileURLWithPath: root).appending(path: merchantIdentifier)
     }
 
-    public func keyFile(_ algorithm: PaymentProcessingKeyRequest.Algorithm) -> URL {
-        directory.appending(path: "\(algorithm.rawValue)-key.pem")
-    }
+    /// One key of the directory and the files named after it. The first key of an algorithm is
+    /// `ec` (or `rsa`); a rotation adds `ec-2`, `ec-3`..., so the old key stays where the gateway
+    /// reads it until its tokens stop arriving.
+    public struct Slot: Sendable, Hashable, CustomStringConvertible {
+        public let algorithm: PaymentProcessingKeyRequest.Algorithm
+        public let generation: Int
 
-    public func requestFile(_ algorithm: PaymentProcessingKeyRequest.Algorithm) -> URL {
-        directory.appending(path: "\(algorithm.rawValue).certSigningRequest")
-    }
-
-    public func certificateFile(_ algorithm: PaymentProcessingKeyRequest.Algorithm) -> URL {
-        directory.appending(path: "\(algorithm.rawValue)-certificate.pem")
-    }
-
-    /// Generates a key and its CSR for each algorithm. Refuses to replace a key: the certificate
-    /// Apple issued for it would be orphaned, and tokens encrypted to it undecryptable.
-    public func createKeys(_ algorithms: [PaymentProcessingKeyRequest.Algorithm]) throws -> [URL] {
-        for algorithm in algorithms where FileManager.default.fileExists(atPath: keyFile(algorithm).path) {
-            throw ApplePayIdentityError(
-                "\(keyFile(algorithm).path) already exists; replacing it would orphan the certificate Apple issued for it. "
-                    + "Move it away first if you really mean to start again."
-            )
+        public init(_ algorithm: PaymentProcessingKeyRequest.Algorithm, generation: Int = 1) {
+            self.algorithm = algorithm
+            self.generation = generation
         }
+
+        /// `ec`, `ec-2`...: the files' prefix and the identity's default name in the configuration.
+        public var label: String { generation == 1 ? algorithm.rawValue : "\(algorithm.rawValue)-\(generation)" }
+        public var description: String { label }
+    }
+
+    public func keyFile(_ slot: Slot) -> URL { directory.appending(path: "\(slot.label)-key.pem") }
+    public func requestFile(_ slot: Slot) -> URL { directory.appending(path: "\(slot.label).certSigningRequest") }
+    public func certificateFile(_ slot: Slot) -> URL { directory.appending(path: "\(slot.label)-certificate.pem") }
+    public func keyFile(_ algorithm: PaymentProcessingKeyRequest.Algorithm) -> URL { keyFile(Slot(algorithm)) }
+    public func requestFile(_ algorithm: PaymentProcessingKeyRequest.Algorithm) -> URL { requestFile(Slot(algorithm)) }
+    public func certificateFile(_ algorithm: PaymentProcessingKeyRequest.Algorithm) -> URL { certificateFile(Slot(algorithm)) }
+
+    /// The keys generated here, oldest generation first.
+    public func existingSlots() -> [Slot] {
+        PaymentProcessingKeyRequest.Algorithm.allCases.flatMap { algorithm in
+            (1...).lazy.map { Slot(algorithm, generation: $0) }
+                .prefix { FileManager.default.fileExists(atPath: keyFile($0).path) }
+        }
+    }
+
+    /// The newest key of an algorithm (what `sandbox-sign` signs by default).
+    public func newestSlot(_ algorithm: PaymentProcessingKeyRequest.Algorithm) -> Slot? {
+        existingSlots().last { $0.algorithm == algorithm }
+    }
+
+    /// Generates a key and its CSR for each algorithm, beside any keys already here: a key is
+    /// never replaced (the certificate Apple issued for it would be orphaned, and tokens
+    /// encrypted to it undecryptable), so a rotation gets the next generation's names.
+    public func createKeys(_ algorithms: [PaymentProcessingKeyRequest.Algorithm]) throws -> [Slot] {
         try SecureFile.createDirectory(directory)
-        var requests: [URL] = []
+        var slots: [Slot] = []
         for algorithm in algorithms {
+            let slot = Slot(algorithm, generation: (newestSlot(algorithm)?.generation ?? 0) + 1)
             let generated = try PaymentProcessingKeyRequest.generate(algorithm, merchantIdentifier: merchantIdentifier)
-            try SecureFile.store(Array(generated.privateKeyPEM.utf8), at: keyFile(algorithm), mode: 0o600)
-            try SecureFile.store(Array(try generated.requestPEM.utf8), at: requestFile(algorithm), mode: 0o644)
-            requests.append(requestFile(algorithm))
+            try SecureFile.store(Array(generated.privateKeyPEM.utf8), at: keyFile(slot), mode: 0o600)
+            try SecureFile.store(Array(try generated.requestPEM.utf8), at: requestFile(slot), mode: 0o644)
+            slots.append(slot)
         }
-        return requests
+        return slots
     }
 
-    /// Checks the certificate Apple returned (DER `.cer`, or PEM) and stores it beside its key.
-    /// It must be a Payment Processing certificate (not Merchant Identity), for this merchant
+    /// Checks the certificate Apple returned (DER `.cer`, or PEM) without writing anything. It
+    /// must be a Payment Processing certificate (not Merchant Identity), for this merchant
     /// identifier, and hold the public key of one of the keys generated here.
-    public func install(certificate bytes: [UInt8]) throws -> PaymentProcessingKeyRequest.Algorithm {
+    public func match(certificate bytes: [UInt8]) throws -> (certificate: Certificate, slot: Slot) {
         let certificate: Certificate
         do {
             certificate = try KeyMaterial.certificate(from: bytes)
@@ -84,19 +105,40 @@ public struct ApplePayIdentityDirectory: Sendable {
         }
         let expectedHash = Array(SHA256.hash(data: Data(merchantIdentifier.utf8)))
         guard (try? MerchantIdentity.merchantIdentifierHash(in: certificate)) == expectedHash else {
-            throw ApplePayIdentityError("the certificate was issued for another merchant identifier than \(merchantIdentifier)")
+            throw ApplePayIdentityError(
+                "the certificate was issued for \(MerchantIdentity.merchantName(in: certificate)), not for \(merchantIdentifier): "
+                    + "give --merchant the identifier it was issued for, or the certificate issued for \(merchantIdentifier)"
+            )
         }
-        for algorithm in PaymentProcessingKeyRequest.Algorithm.allCases {
-            guard let keyBytes = FileManager.default.contents(atPath: keyFile(algorithm).path) else { continue }
+        for slot in existingSlots() {
+            guard let keyBytes = FileManager.default.contents(atPath: keyFile(slot).path) else { continue }
             let privateKey = try KeyMaterial.privateKey(from: Array(keyBytes))
-            guard (try? MerchantIdentity(certificate: certificate, privateKey: privateKey)) != nil else { continue }
-            let pem = try certificate.serializeAsPEM().pemString
-            try SecureFile.store(Array((pem.hasSuffix("\n") ? pem : pem + "\n").utf8), at: certificateFile(algorithm), mode: 0o644)
-            return algorithm
+            if privateKey.isKey(of: certificate) { return (certificate, slot) }
         }
         throw ApplePayIdentityError(
             "the certificate's public key matches none of the keys in \(directory.path): "
                 + "was its CSR made by `applepay-identity new --merchant \(merchantIdentifier)` in this directory?"
         )
+    }
+
+    /// What storing a certificate did.
+    public enum Stored: Sendable, Equatable {
+        case stored, alreadyInstalled, replaced
+    }
+
+    /// Stores a certificate ``match(certificate:)`` accepted beside its key. Another certificate
+    /// already there (Apple re-issued one for the same key) is replaced only when asked.
+    public func store(_ certificate: Certificate, for slot: Slot, replace: Bool) throws -> Stored {
+        let pem = try certificate.serializeAsPEM().pemString
+        let bytes = Array((pem.hasSuffix("\n") ? pem : pem + "\n").utf8)
+        let existing = FileManager.default.contents(atPath: certificateFile(slot).path)
+        if let existing, Array(existing) == bytes { return .alreadyInstalled }
+        if existing != nil, !replace {
+            throw ApplePayIdentityError(
+                "\(certificateFile(slot).path) already holds another certificate for this key; pass --replace to replace it"
+            )
+        }
+        try SecureFile.store(bytes, at: certificateFile(slot), mode: 0o644)
+        return existing == nil ? .stored : .replaced
     }
 }
