@@ -103,9 +103,49 @@ struct StrictConfigurationTests {
         #expect(fromEnvironment.key == "server.port")
         #expect(fromEnvironment.problem.contains("must be an integer"))
 
+        // The source is named as people name it: the variable, the file; never a provider type.
+        #expect(fromEnvironment.problem.contains("(in environment variable GATEWAY_SERVER_PORT)"), "\(fromEnvironment)")
+        #expect(fromFile.problem.contains(".json)"), "\(fromFile)")
+        for error in [fromFile, fromEnvironment] {
+            #expect(!error.description.contains("Provider"), "\(error)")
+        }
+
         let list = try error(#"{"merchants": "A"}"#)
         #expect(list.key == "merchants")
         #expect(list.problem.contains("must be a list of strings"))
+    }
+
+    @Test("a GATEWAY_ variable for a merchant not configured, or for no key at all, is named with the one meant")
+    func unknownVariables() throws {
+        let production = #"{\#(Self.merchant)}"#
+        let otherMerchant = try error(production, environment: ["GATEWAY_MERCHANT_YOUR_MERCHANT_ID_API_PASSWORDS": "x"])
+        #expect(otherMerchant.location == "environment variable GATEWAY_MERCHANT_YOUR_MERCHANT_ID_API_PASSWORDS")
+        #expect(otherMerchant.problem.contains("names merchant YOUR_MERCHANT_ID, which is not in merchants (A)"), "\(otherMerchant)")
+        #expect(otherMerchant.problem.contains("did you mean GATEWAY_MERCHANT_A_API_PASSWORDS?"), "\(otherMerchant)")
+
+        let typo = try error(production, environment: ["GATEWAY_SERVER_PROT": "9000"])
+        #expect(typo.description == "environment variable GATEWAY_SERVER_PROT: is not a configuration variable; did you mean GATEWAY_SERVER_PORT?")
+        let nothing = try error(production, environment: ["GATEWAY_COLOUR": "blue"])
+        #expect(nothing.problem.contains("is not a configuration variable"))
+
+        // Every real key is accepted from the environment whatever the mode, and so is the guide's client variable.
+        let path = try write(production)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let accepted = try GatewayConfiguration.load(
+            file: path,
+            environment: [
+                "GATEWAY_URL": "http://127.0.0.1:8080", "GATEWAY_SERVER_MAX_CONNECTIONS": "64", "GATEWAY_MERCHANT_A_API_PASSWORDS": "ffeeddccbbaa99887766554433221100",
+                "GATEWAY_SANDBOX_AUTHORITY_DIRECTORY": "/tmp/authority", "GATEWAY_LOG_LEVEL": "debug", "PATH": "/usr/bin",
+            ]
+        )
+        #expect(accepted.limits.maxConnections == 64)
+    }
+
+    @Test("environment names follow swift-configuration's spelling of each key")
+    func variableSpelling() {
+        #expect(EnvironmentNames.variable(for: "server.maxConnections") == "GATEWAY_SERVER_MAX_CONNECTIONS")
+        #expect(EnvironmentNames.variable(for: "merchant.SHOP1.applePay.previous.pkcs12Password") == "GATEWAY_MERCHANT_SHOP1_APPLE_PAY_PREVIOUS_PKCS12PASSWORD")
+        #expect(EnvironmentNames.variable(for: "merchant.shop-2.apiPasswords") == "GATEWAY_MERCHANT_SHOP_2_API_PASSWORDS")
     }
 
     @Test("a key that is absent takes its default; null means absent; dotted and nested keys are the same")

@@ -6,11 +6,22 @@ import Configuration
 ///
 /// It remembers every key it was asked for: the file's other keys are mistakes (``UnknownKeys``).
 final class ConfigValues {
-    private let providers: [any ConfigProvider]
+    /// A provider and how to name where it found a key (a file, a variable), for errors.
+    struct Source {
+        let provider: any ConfigProvider
+        let origin: (String) -> String
+
+        init(_ provider: any ConfigProvider, origin: @escaping (String) -> String) {
+            self.provider = provider
+            self.origin = origin
+        }
+    }
+
+    private let sources: [Source]
     private(set) var readKeys: Set<String> = []
 
-    init(providers: [any ConfigProvider]) {
-        self.providers = providers
+    init(sources: [Source]) {
+        self.sources = sources
     }
 
     func string(_ key: String) throws(ConfigurationError) -> String? {
@@ -31,12 +42,12 @@ final class ConfigValues {
     private func content(_ key: String, _ type: ConfigType, _ typeName: String) throws(ConfigurationError) -> ConfigContent? {
         readKeys.insert(key)
         let absoluteKey = AbsoluteConfigKey(ConfigKey(key))
-        for provider in providers {
+        for source in sources {
             let result: LookupResult
             do {
-                result = try provider.value(forKey: absoluteKey, type: type)
+                result = try source.provider.value(forKey: absoluteKey, type: type)
             } catch {
-                throw ConfigurationError(key: key, problem: "must be \(typeName) (in \(provider.providerName))")
+                throw ConfigurationError(key: key, problem: "must be \(typeName) (in \(source.origin(key)))")
             }
             if let value = result.value { return value.content }
         }

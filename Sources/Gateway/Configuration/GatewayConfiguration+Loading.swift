@@ -14,13 +14,17 @@ extension GatewayConfiguration {
         var commandLine: [AbsoluteConfigKey: ConfigValue] = [:]
         if let host { commandLine["server.host"] = .init(.string(host), isSecret: false) }
         if let port { commandLine["server.port"] = .init(.int(port), isSecret: false) }
-        var providers: [any ConfigProvider] = [InMemoryProvider(name: "command line", values: commandLine)]
         let environmentProvider = EnvironmentVariablesProvider(environmentVariables: environment)
-        providers.append(KeyMappingProvider(upstream: environmentProvider) { $0.prepending(["gateway"]) })
         let configurationFile = try file.map { path throws(ConfigurationError) in try ConfigurationFile(path: path) }
-        providers.append(configurationFile?.provider ?? SandboxDefaults.provider)
-
-        let values = ConfigValues(providers: providers)
+        // Each source as people name it, for errors about a value it holds.
+        let values = ConfigValues(sources: [
+            .init(InMemoryProvider(name: "command line", values: commandLine)) { _ in "the command line" },
+            .init(KeyMappingProvider(upstream: environmentProvider) { $0.prepending(["gateway"]) }) {
+                "environment variable \(EnvironmentNames.variable(for: $0))"
+            },
+            configurationFile.map { file in .init(file.provider) { _ in file.path } }
+                ?? .init(SandboxDefaults.provider) { _ in "the embedded sandbox defaults" },
+        ])
         let configuration: GatewayConfiguration
         do {
             configuration = try GatewayConfiguration(values: values)
@@ -34,6 +38,8 @@ extension GatewayConfiguration {
         {
             throw unknown
         }
+        let merchants = configuration.merchants.map(\.id)
+        if let unknown = EnvironmentNames.firstUnknown(in: environment, read: values.readKeys, merchants: merchants) { throw unknown }
         if configurationFile == nil { try SandboxDefaults.checkKeyFiles(configuration) }
         return configuration
     }
