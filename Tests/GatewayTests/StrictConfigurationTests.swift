@@ -134,7 +134,8 @@ struct StrictConfigurationTests {
         let accepted = try GatewayConfiguration.load(
             file: path,
             environment: [
-                "GATEWAY_URL": "http://127.0.0.1:8080", "GATEWAY_SERVER_MAX_CONNECTIONS": "64", "GATEWAY_MERCHANT_A_API_PASSWORDS": "ffeeddccbbaa99887766554433221100",
+                "GATEWAY_URL": "http://127.0.0.1:8080", "GATEWAY_SERVER_MAX_CONNECTIONS": "64",
+                "GATEWAY_MERCHANT_A_API_PASSWORDS": "ffeeddccbbaa99887766554433221100",
                 "GATEWAY_SANDBOX_AUTHORITY_DIRECTORY": "/tmp/authority", "GATEWAY_LOG_LEVEL": "debug", "PATH": "/usr/bin",
             ]
         )
@@ -144,7 +145,10 @@ struct StrictConfigurationTests {
     @Test("environment names follow swift-configuration's spelling of each key")
     func variableSpelling() {
         #expect(EnvironmentNames.variable(for: "server.maxConnections") == "GATEWAY_SERVER_MAX_CONNECTIONS")
-        #expect(EnvironmentNames.variable(for: "merchant.SHOP1.applePay.previous.pkcs12Password") == "GATEWAY_MERCHANT_SHOP1_APPLE_PAY_PREVIOUS_PKCS12PASSWORD")
+        #expect(
+            EnvironmentNames.variable(for: "merchant.SHOP1.applePay.previous.pkcs12Password")
+                == "GATEWAY_MERCHANT_SHOP1_APPLE_PAY_PREVIOUS_PKCS12PASSWORD"
+        )
         #expect(EnvironmentNames.variable(for: "merchant.shop-2.apiPasswords") == "GATEWAY_MERCHANT_SHOP_2_API_PASSWORDS")
     }
 
