@@ -38,8 +38,14 @@ struct SessionFlowTests {
             #expect(retrieved.status == .ok)
             #expect(retrieved.string("order.walletProvider") == "APPLE_PAY")
             #expect(retrieved.string("device.browser") == "Gateway-iOS-SDK/1.1.5")
-            #expect(retrieved.value("sourceOfFunds.provided.card.devicePayment.paymentToken") == nil)
-            #expect(!retrieved.body.contains("paymentToken"))
+            // What is stored, masked as a payment shows it; never the token or its cryptogram.
+            #expect(retrieved.string("sourceOfFunds.provided.card.devicePayment.paymentToken") == "[stored, not shown]")
+            #expect(retrieved.string("sourceOfFunds.provided.card.deviceSpecificNumber") == "520424xxxxxx1488")
+            #expect(retrieved.string("sourceOfFunds.provided.card.deviceSpecificExpiry.month") != nil)
+            #expect(retrieved.string("sourceOfFunds.provided.card.devicePayment.cryptogramFormat") == "3DSECURE")
+            #expect(!retrieved.body.contains(token.prefix(40)))
+            #expect(!retrieved.body.contains("onlinePaymentCryptogram"))
+            #expect(updated.string("sourceOfFunds.provided.card.deviceSpecificNumber") == "520424xxxxxx1488")
 
             let paid = try await client.put(
                 TestGateway.path(order: "session-order", transaction: "1"),

@@ -57,6 +57,7 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
     SessionRoutes(
         authentication: routes.authentication,
         sessions: sessions,
+        decryptor: services.decryptor,
         maxBodyBytes: services.configuration.limits.maxBodyBytes
     ).register(on: router)
     if let issuer = services.sandboxIssuer {

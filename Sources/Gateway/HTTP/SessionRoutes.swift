@@ -6,6 +6,8 @@ import Hummingbird
 struct SessionRoutes: Sendable {
     let authentication: MerchantAuthentication
     let sessions: SessionService
+    /// Reads a stored token for the session's view only; nothing is recorded.
+    let decryptor: ApplePayTokenDecryptor
     let maxBodyBytes: Int
 
     /// The gateway's default and ceiling for `session.authenticationLimit`.
@@ -84,7 +86,8 @@ struct SessionRoutes: Sendable {
         try SessionContent.validate(SessionContent.merged(session.content, update))
         let updated = try await sessions.update(session, with: update)
         context.logger.info("session updated", metadata: ["merchant": .string(merchant.id)])
-        return GatewayRoutes.json(.ok, Self.view(updated, merchantId: merchant.id, version: version))
+        let view = Self.view(updated, merchantId: merchant.id, version: version)
+        return GatewayRoutes.json(.ok, await describingStoredToken(view, content: updated.content, merchant: merchant))
     }
 
     /// What only the merchant sets: the amount and currency the payer is charged, and the rest
@@ -110,7 +113,8 @@ struct SessionRoutes: Sendable {
         let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
         guard let session = try await sessions.open(id: context.parameters.get("sessionId") ?? "", merchantId: merchant.id)
         else { throw SessionService.notFound }
-        return GatewayRoutes.json(.ok, Self.view(session, merchantId: merchant.id, version: version))
+        let view = Self.view(session, merchantId: merchant.id, version: version)
+        return GatewayRoutes.json(.ok, await describingStoredToken(view, content: session.content, merchant: merchant))
     }
 
     /// The session as the gateway shows it: its content masked, with `merchant`, `session` and

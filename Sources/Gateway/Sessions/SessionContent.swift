@@ -73,7 +73,7 @@ enum SessionContent {
         return .object(members)
     }
 
-    private static func replacing(_ path: [String], in root: JSONValue, with value: JSONValue) -> JSONValue {
+    static func replacing(_ path: [String], in root: JSONValue, with value: JSONValue) -> JSONValue {
         guard case .object(var members) = root, let first = path.first else { return value }
         members[first] = replacing(Array(path.dropFirst()), in: members[first] ?? .object([:]), with: value)
         return .object(members)
