@@ -13,6 +13,10 @@ enum ConfigurationExit {
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(code)
+        } catch let error as StartupFailure {
+            // The configuration is fine; something else holds what it names.
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode.failure
         }
     }
 }

@@ -40,6 +40,41 @@ struct ServeCommandTests {
         #expect(FileManager.default.fileExists(atPath: store.path))
     }
 
+    @Test("a busy port or a SQLite file another gateway holds: one line naming it, and the store untouched")
+    func claimsBeforeTouching() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("claims-\(UUID().uuidString).sqlite")
+        let first = try await RunningGateway(store: store)
+        defer { first.process.terminate() }
+        let modified = try FileManager.default.attributesOfItem(atPath: store.path)[.modificationDate] as? Date
+
+        // The first gateway's port, with another store: refused before that store is created.
+        let otherStore = FileManager.default.temporaryDirectory.appendingPathComponent("claims-other-\(UUID().uuidString).sqlite")
+        let environment = ["PATH": "/usr/bin:/bin", "GATEWAY_SANDBOX_AUTHORITY_DIRECTORY": NSTemporaryDirectory() + "claims-authority"]
+        let busy = try Gateway.run(
+            ["serve", "--port", "\(first.port)"],
+            directory: Self.packageRoot,
+            environment: environment.merging(["GATEWAY_STORE_URL": "sqlite://\(otherStore.path)"]) { $1 }
+        )
+        #expect(busy.status == 1)
+        #expect(
+            busy.stderr == "error: cannot listen on 127.0.0.1:\(first.port): the port is in use by another process "
+                + "(another gateway?); choose another with --port or server.port\n",
+            "\(busy.stderr)"
+        )
+        #expect(!FileManager.default.fileExists(atPath: otherStore.path))
+
+        // Another port, the first gateway's SQLite file: refused, the file as it was.
+        let shared = try Gateway.run(
+            ["serve", "--port", "0"],
+            directory: Self.packageRoot,
+            environment: environment.merging(["GATEWAY_STORE_URL": "sqlite://\(store.path)"]) { $1 }
+        )
+        #expect(shared.status == 1)
+        #expect(shared.stderr.hasPrefix("error: the SQLite store \(store.path) is in use by another gateway process"), "\(shared.stderr)")
+        #expect(shared.stderr.split(separator: "\n").count == 1)
+        #expect(try FileManager.default.attributesOfItem(atPath: store.path)[.modificationDate] as? Date == modified)
+    }
+
     @Test("check-config validates without serving and names a bad key")
     func checkConfig() throws {
         let good = try Gateway.run(["check-config"], directory: Self.packageRoot)

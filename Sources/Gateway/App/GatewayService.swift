@@ -25,6 +25,8 @@ public enum GatewayService {
     public static func serve(_ overrides: Overrides) async throws {
         _ = EventLoopExecutor.installed
         let configuration = try await loadConfiguration(overrides)
+        try StartupClaims.probeListenAddress(host: configuration.host, port: configuration.port)
+        if case .sqlite(let path) = try configuration.storeLocation { try StartupClaims.lockSQLiteFile(path) }
         let logger = makeLogger(configuration)
         let services = try GatewayDependencies(configuration: configuration)
         // The application brings the store's schema up to date before it listens; this group
