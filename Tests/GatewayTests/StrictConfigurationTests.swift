@@ -142,6 +142,32 @@ struct StrictConfigurationTests {
         #expect(accepted.limits.maxConnections == 64)
     }
 
+    @Test("a BOM, a comment, a directory and a relative key path are each explained")
+    func firstHourMistakes() throws {
+        let bom = try error("\u{FEFF}{\(Self.merchant)}")
+        #expect(bom.problem.contains("byte order mark"), "\(bom)")
+        let comment = try error("{\n  // the merchants\n  \(Self.merchant)}")
+        #expect(comment.location?.hasSuffix(":2:3") == true, "\(comment)")
+        #expect(comment.problem == "JSON has no comments: remove the comment that starts here")
+        let block = try error("{\(Self.merchant), /* no */ \"mode\": \"sandbox\"}")
+        #expect(block.problem.contains("JSON has no comments"))
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-dir-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect {
+            try GatewayConfiguration.load(file: directory.path, environment: [:])
+        } throws: { error in
+            (error as? ConfigurationError)?.problem == "is a directory; --config takes a JSON file"
+        }
+
+        #expect {
+            try MerchantLoader.read("no-such-dir/ec.pem", key: "merchant.A.applePay.ec.privateKey")
+        } throws: { error in
+            "\(error)".contains("names no-such-dir/ec.pem, which does not exist (relative paths are read from the working directory, ")
+        }
+    }
+
     @Test("environment names follow swift-configuration's spelling of each key")
     func variableSpelling() {
         #expect(EnvironmentNames.variable(for: "server.maxConnections") == "GATEWAY_SERVER_MAX_CONNECTIONS")
