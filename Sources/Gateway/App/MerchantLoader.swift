@@ -56,8 +56,11 @@ enum MerchantLoader {
     static func read(_ path: String, key: String) throws(ConfigurationError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             // A relative path is read from the working directory, not beside the configuration file.
-            let relative = path.hasPrefix("/") ? "" : " (relative paths are read from the working directory, "
-                + "\(FileManager.default.currentDirectoryPath))"
+            let relative =
+                path.hasPrefix("/")
+                ? ""
+                : " (relative paths are read from the working directory, "
+                    + "\(FileManager.default.currentDirectoryPath))"
             let why = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "does not exist"
             throw ConfigurationError(key: key, problem: "names \(path), which \(why)\(relative)")
         }
