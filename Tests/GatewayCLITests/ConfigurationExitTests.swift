@@ -51,6 +51,17 @@ struct ConfigurationExitTests {
     func version() throws {
         let run = try Gateway.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(run.stdout)")
+        #expect(run.stdout.range(of: #"^\d+\.\d+\.\d+(-dev)?\n$"#, options: .regularExpression) != nil, "\(run.stdout)")
+        // The CHANGELOG's newest entry is that release: in development while the binary says -dev.
+        let changelog = try String(
+            contentsOf: ServeCommandTests.packageRoot.appendingPathComponent("Deploy/CHANGELOG.md"),
+            encoding: .utf8
+        )
+        let newest = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## ") && $0.first(where: \.isNumber) != nil })
+        let version = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let number = version.replacingOccurrences(of: "-dev", with: "")
+        #expect(newest.hasPrefix("## \(number) "), "\(newest) vs \(version)")
+        #expect(newest.contains("in development") == version.hasSuffix("-dev"), "\(newest) vs \(version)")
+        #expect(!changelog.contains("(tag `v"), "the CHANGELOG names a tag this repository does not have")
     }
 }

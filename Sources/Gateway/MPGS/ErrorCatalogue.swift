@@ -180,7 +180,8 @@ enum ErrorCatalogue {
                 whatToDo: advice.whatToDo
             )
         }
-        return library + TokenKind.allCases.map(\.entry)
+        // The gateway's own expiry check answers the library's code, so it is that row, not a second one.
+        return library + TokenKind.allCases.filter { $0 != .malformedExpiry }.map(\.entry)
     }
 
     /// When each token library code happens and what to do (every code must have one: tested).
@@ -217,7 +218,7 @@ enum ErrorCatalogue {
             "Check the configured key pair is the one Apple issued the Payment Processing certificate for."
         ),
         "MALFORMED_PAYMENT_DATA": (
-            "The decrypted payment data is not Apple's format (PAN of 12-19 digits, YYMMDD expiry, integer amount, 3-digit currency).",
+            "The decrypted payment data is not Apple's format (PAN of 12-19 digits, YYMMDD expiry with a month 01-12, integer amount, 3-digit currency).",
             "Report it with the token's transactionId: a genuine Apple token never does this."
         ),
         "INVALID_KEY_MATERIAL": ("A merchant key or certificate could not be loaded.", "Fix the key files named in the configuration."),
