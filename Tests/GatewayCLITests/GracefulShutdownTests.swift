@@ -37,7 +37,8 @@ struct GracefulShutdownTests {
         let request = ServerLimitsTests.put(order: "in-flight", body: body)
         let connection = try RawConnection(port: server.port)
         connection.send(String(request.dropLast(body.count - half)))
-        try await Task.sleep(for: .seconds(1))  // the head is read: the request is in flight
+        // In flight once the server has read its head and started it: seen on /metrics, not guessed.
+        #expect(try await server.waitForRequestsInFlight(1), "the request never started")
 
         kill(server.process.processIdentifier, SIGTERM)
         // The listener closes promptly; the process stays up for the request in flight.
@@ -77,7 +78,7 @@ struct GracefulShutdownTests {
         let body = Self.cardBody("1.00")
         let stuck = try RawConnection(port: server.port)
         stuck.send(String(ServerLimitsTests.put(order: "stuck", body: body).dropLast(10)))  // the body never ends
-        try await Task.sleep(for: .seconds(1))
+        #expect(try await server.waitForRequestsInFlight(1), "the request never started")
         let start = ContinuousClock.now
         #expect(await server.stop(timeout: .seconds(15)))
         #expect(ContinuousClock.now - start < .seconds(6))

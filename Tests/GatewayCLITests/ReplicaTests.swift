@@ -202,10 +202,18 @@ struct ReplicaTests {
                 }
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(1))
+                // Each phase lasts until the client has seen it (bounded), not a fixed time: under
+                // the full suite a request can take longer than a fixed phase.
+                func waitFor(_ seen: @escaping @Sendable ((phase: String, status: Int, cause: String?)) -> Bool) async throws {
+                    let deadline = ContinuousClock.now + .seconds(30)
+                    while ContinuousClock.now < deadline, !log.withLock({ $0.contains(where: seen) }) {
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                }
+                try await waitFor { $0.phase == "before" && $0.status == 201 }
                 phase.withLock { $0 = "down" }
                 try server.stop()
-                try await Task.sleep(for: .seconds(4))
+                try await waitFor { $0.phase == "down" && $0.status == 503 && $0.cause == "SERVER_BUSY" }
                 try server.start()
                 phase.withLock { $0 = "restarted" }
                 // Recovered once a request made after the restart succeeds (bounded wait).

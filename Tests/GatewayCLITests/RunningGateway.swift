@@ -108,3 +108,21 @@ final class OutputCapture: Sendable {
     func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
     var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
 }
+
+extension RunningGateway {
+    /// Waits (bounded) until `/metrics` counts at least `count` requests in flight: requests whose
+    /// head the server has read and whose response it has not yet written.
+    func waitForRequestsInFlight(_ count: Int, timeout: Duration = .seconds(30)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let connection = try? RawConnection(port: port) {
+                connection.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                let text = connection.receive(timeout: .seconds(5)).text
+                let line = text.split(separator: "\n").first { $0.hasPrefix("gateway_http_requests_in_flight ") }
+                if let value = line.flatMap({ Double($0.split(separator: " ").last ?? "") }), value >= Double(count) { return true }
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+}

@@ -32,6 +32,7 @@ final class GatewayMetrics: PaymentObserver {
         self.factory = factory
         tokenDecryptSucceeded = Timer(label: Names.tokenDuration, dimensions: [("outcome", "success")], factory: factory)
         tokenDecryptFailed = Timer(label: Names.tokenDuration, dimensions: [("outcome", "failure")], factory: factory)
+        requestsInFlight = Meter(label: Names.requestsInFlight, factory: factory)
     }
 
     // Handles made once per label set and kept: making one looks it up in the registry under a
@@ -50,9 +51,13 @@ final class GatewayMetrics: PaymentObserver {
     private let storeTimers = HandleCache<String, Metrics.Timer>()
     private let tokenDecryptSucceeded: Metrics.Timer
     private let tokenDecryptFailed: Metrics.Timer
+    /// Requests whose head has been read and whose response is not yet written (a scrape does
+    /// not count itself): what a graceful shutdown waits for.
+    private let requestsInFlight: Metrics.Meter
 
     enum Names {
         static let requests = "gateway_http_requests_total"
+        static let requestsInFlight = "gateway_http_requests_in_flight"
         static let requestDuration = "gateway_http_request_duration_seconds"
         static let transactions = "gateway_transactions_total"
         static let tokenFailures = "gateway_token_failures_total"
@@ -75,6 +80,9 @@ final class GatewayMetrics: PaymentObserver {
         handles.count.increment()
         handles.duration.recordNanoseconds(nanoseconds)
     }
+
+    func requestStarted() { requestsInFlight.increment() }
+    func requestEnded() { requestsInFlight.decrement() }
 
     func transaction(operation: String, gatewayCode: String) {
         transactionCounters.handle(for: [operation, gatewayCode]) {

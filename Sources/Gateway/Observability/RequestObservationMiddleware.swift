@@ -22,6 +22,9 @@ struct RequestObservationMiddleware<Context: RequestContext>: RouterMiddleware {
         var context = context
         context.logger[metadataKey: "hb.request.id"] = nil
         context.logger[metadataKey: "requestId"] = .string(requestId)
+        let counted = request.uri.path != "/metrics"
+        if counted { metrics.requestStarted() }
+        defer { if counted { metrics.requestEnded() } }
         do {
             var response = try await next(request, context)
             response.headers[Self.requestIdHeader] = requestId
