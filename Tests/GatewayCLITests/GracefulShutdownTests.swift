@@ -36,9 +36,9 @@ struct GracefulShutdownTests {
         let half = body.utf8.count / 2
         let request = ServerLimitsTests.put(order: "in-flight", body: body)
         let connection = try RawConnection(port: server.port)
-        connection.send(String(request.dropLast(body.count - half)))
+        let sent = connection.send(String(request.dropLast(body.count - half)))
         // In flight once the server has read its head and started it: seen on /metrics, not guessed.
-        #expect(try await server.waitForRequestsInFlight(1), "the request never started")
+        #expect(try await server.waitForRequestsInFlight(1), "never started: sent \(sent), \(connection.descriptorState), port \(server.port)")
 
         kill(server.process.processIdentifier, SIGTERM)
         // The listener closes promptly; the process stays up for the request in flight.

@@ -44,6 +44,21 @@ final class RawConnection {
         Glibc.close(socket)
     }
 
+    /// What the descriptor is now, for test messages: still this connection (its peer's port), or
+    /// closed or reused under us by another part of the test process.
+    var descriptorState: String {
+        guard fcntl(socket, F_GETFD) >= 0 else { return "descriptor \(socket) closed (errno \(errno))" }
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let status = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &length) }
+        }
+        guard status == 0 else { return "descriptor \(socket) has no peer (errno \(errno))" }
+        var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let readable = poll(&poller, 1, 0) > 0
+        return "descriptor \(socket) peer port \(UInt16(bigEndian: address.sin_port)), readable \(readable)"
+    }
+
     /// Sends everything; false once the server has closed the connection.
     @discardableResult
     func send(_ text: String) -> Bool {

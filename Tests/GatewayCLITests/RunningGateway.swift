@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Synchronization
 
 /// `gateway serve --port 0` started from the repository root on a given store, as the README
@@ -114,15 +115,18 @@ extension RunningGateway {
     /// head the server has read and whose response it has not yet written.
     func waitForRequestsInFlight(_ count: Int, timeout: Duration = .seconds(30)) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
+        var last = "no answer"
         while ContinuousClock.now < deadline {
             if let connection = try? RawConnection(port: port) {
                 connection.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
                 let text = connection.receive(timeout: .seconds(5)).text
                 let line = text.split(separator: "\n").first { $0.hasPrefix("gateway_http_requests_in_flight ") }
+                last = line.map(String.init) ?? String(text.prefix(300))
                 if let value = line.flatMap({ Double($0.split(separator: " ").last ?? "") }), value >= Double(count) { return true }
             }
             try await Task.sleep(for: .milliseconds(50))
         }
+        Issue.record("requests in flight never reached \(count): \(last); log: \(output.suffix(1500))")
         return false
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresTestServer
+import Synchronization
 import Testing
 
 @testable import Gateway
@@ -44,26 +45,46 @@ struct PostgresStoreTests {
     func migrationWaitsForTheLock() async throws {
         let server = try PostgresTestServer.shared()
         let location = try Self.location(try server.createDatabase())
-        // Another "replica" holds the lock for 2 seconds.
+        // Another "replica" holds the lock until this test ends its session: no fixed duration for
+        // the test to race against (a 2 s hold once ended before a loaded machine saw it, and
+        // the wait for it never ended).
         let holder = try server.psqlInBackground(
-            "BEGIN; SELECT pg_advisory_xact_lock(\(PostgresMigrations.lockKey)); SELECT pg_sleep(2); COMMIT;",
+            "BEGIN; SELECT pg_advisory_xact_lock(\(PostgresMigrations.lockKey)); SELECT pg_sleep(600); COMMIT;",
             database: location.database
         )
-        defer { holder.waitUntilExit() }
-        // Started once the lock is seen held (psql may take a while to start on a loaded machine).
-        let lockHeld = """
-            SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
+        defer {
+            holder.terminate()
+            holder.waitUntilExit()
+        }
+        let lockHolder = """
+            SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
                 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
             """
-        while try server.psql(lockHeld, database: location.database) != "1" {
-            try await Task.sleep(for: .milliseconds(20))
+        var holderPid = ""
+        let seenBy = ContinuousClock.now + .seconds(60)
+        while holderPid.isEmpty, ContinuousClock.now < seenBy {
+            holderPid = try server.psql(lockHolder, database: location.database)
+            if holderPid.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
         }
-        let started = ContinuousClock.now
-        let store = PostgresTransactionStore(location: location, timeout: .seconds(20))
-        try await store.prepare()
-        let waited = ContinuousClock.now - started
+        try #require(!holderPid.isEmpty, "the holder never took the lock")
+
+        let store = PostgresTransactionStore(location: location, timeout: .seconds(30))
+        let finished = Finished()
+        let preparing = Task {
+            try await store.prepare()
+            finished.value.withLock { $0 = true }
+        }
+        try await Task.sleep(for: .seconds(1))
+        // Still waiting while the lock is held (a prepare that ignored it would be done by now).
+        #expect(!finished.value.withLock { $0 }, "prepare() returned while the lock was held")
+        // The other replica goes away; the migration goes on.
+        _ = try server.psql("SELECT pg_terminate_backend(\(holderPid))", database: location.database)
+        try await preparing.value
         await store.close()
-        #expect(waited > .milliseconds(1000), "prepare() returned after \(waited), while the lock was held")
+    }
+
+    final class Finished: Sendable {
+        let value = Mutex(false)
     }
 
     /// Discards everything: for the connection failures a test causes on purpose.
