@@ -166,6 +166,11 @@ let package = Package(
             name: "PostgresTestServer",
             path: "Tests/PostgresTestServer"
         ),
+        // A thread pool for tests that block threads, kept off Swift's cooperative pool.
+        .target(
+            name: "BlockingWork",
+            path: "Tests/BlockingWork"
+        ),
         // Random edits of example texts, for tests comparing two implementations of a check.
         .target(
             name: "TextEdits",
@@ -200,7 +205,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayCLITests",
-            dependencies: ["GatewayCLI", "PostgresTestServer", "ApplePaySandbox", "ApplePayToken"]
+            dependencies: ["GatewayCLI", "PostgresTestServer", "ApplePaySandbox", "ApplePayToken", "BlockingWork"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,10 +1,11 @@
+import BlockingWork
 import Foundation
 import Testing
 
 /// `gateway applepay-identity` as a merchant's engineer runs it: a new key and CSR, the sandbox
 /// standing in for Apple's portal, the certificate installed into a configuration, and a token
 /// encrypted to the new key decrypted by the gateway.
-@Suite("gateway applepay-identity")
+@Suite("gateway applepay-identity", .blocksThreads)
 struct ApplePayIdentityCommandTests {
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("identity-\(UUID().uuidString)")
     let merchant = "merchant.com.example.shop"

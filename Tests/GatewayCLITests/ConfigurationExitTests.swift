@@ -1,9 +1,10 @@
+import BlockingWork
 import Foundation
 import Testing
 
 /// Configuration mistakes exit 78 with one line naming the key or position and no usage text;
 /// command-line mistakes keep ArgumentParser's 64 with usage.
-@Suite("gateway exit codes and version")
+@Suite("gateway exit codes and version", .blocksThreads)
 struct ConfigurationExitTests {
     func configFile(_ text: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("exit-\(UUID().uuidString).json").path

@@ -1,8 +1,9 @@
+import BlockingWork
 import Foundation
 import Testing
 
 /// Runs the built `gateway` binary as a merchant's engineer would.
-@Suite("gateway decrypt")
+@Suite("gateway decrypt", .blocksThreads)
 struct DecryptCommandTests {
     static let vectors = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -186,7 +187,7 @@ enum Gateway {
     }
 }
 
-@Suite("gateway decrypt with a PKCS#12 bundle")
+@Suite("gateway decrypt with a PKCS#12 bundle", .blocksThreads)
 struct DecryptPKCS12Tests {
     @Test("the bundle's key and certificate are used together")
     func bundle() throws {

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import Synchronization
 import Testing
@@ -9,7 +10,7 @@ import FoundationNetworking
 /// The store's promise, tested the hard way: the server is killed with SIGKILL in the middle of
 /// a burst, restarted on the same file, and every transaction a client saw a 201 for is there,
 /// byte for byte.
-@Suite("Durability")
+@Suite("Durability", .blocksThreads)
 struct DurabilityTests {
     /// The responses clients received a 201 for, by order id.
     final class Acknowledgements: Sendable {

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import Synchronization
 import Testing
@@ -9,7 +10,7 @@ import FoundationNetworking
 /// SIGTERM, as an orchestrator sends it: the server stops accepting, lets requests in flight
 /// finish, closes the store and exits 0. No request is half done: each one either completed with
 /// the result that is stored, or was refused before it was processed.
-@Suite("Graceful shutdown")
+@Suite("Graceful shutdown", .blocksThreads)
 struct GracefulShutdownTests {
     static let authorization = ServerLimitsTests.authorization
 
@@ -48,7 +49,7 @@ struct GracefulShutdownTests {
             refused = (try? RawConnection(port: server.port)) == nil
             if !refused { try await Task.sleep(for: .milliseconds(50)) }
         }
-        #expect(refused, "the listener should be closed")
+        #expect(refused, "the listener should be closed; log: \(server.output.suffix(2500))")
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.process.isRunning, "the server should wait for the request in flight")
 
@@ -81,7 +82,7 @@ struct GracefulShutdownTests {
         #expect(try await server.waitForRequestsInFlight(1), "the request never started")
         let start = ContinuousClock.now
         #expect(await server.stop(timeout: .seconds(15)))
-        #expect(ContinuousClock.now - start < .seconds(6))
+        #expect(ContinuousClock.now - start < .seconds(6), "drain took \(ContinuousClock.now - start); log: \(server.output.suffix(2500))")
         #expect(server.output.contains("store closed"))
         #expect(stuck.receive(timeout: .seconds(1)).closed)
     }

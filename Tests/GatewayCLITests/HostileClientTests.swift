@@ -1,10 +1,11 @@
+import BlockingWork
 import Foundation
 import Synchronization
 import Testing
 
 /// Clients that misbehave on purpose, against the real binary over raw sockets: slow bodies,
 /// connection hogs, HTTP/1.0, requests the HTTP parser refuses.
-@Suite("Hostile clients")
+@Suite("Hostile clients", .blocksThreads)
 struct HostileClientTests {
     static let put = ServerLimitsTests.put(order: "slow", body: String(repeating: " ", count: 207))
     static let information = "GET /api/rest/version/100/information HTTP/1.1\r\nHost: localhost\r\n\r\n"
@@ -175,7 +176,7 @@ struct HostileClientTests {
 
 /// Keep-alive connections that sit idle, and clients that never read their responses, against
 /// the real binary: neither may keep a well-behaved client out.
-@Suite("Idle and non-reading clients")
+@Suite("Idle and non-reading clients", .blocksThreads)
 struct SlotHoggingTests {
     static let healthz = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
     static let readyz = "GET /readyz HTTP/1.1\r\nHost: localhost\r\n\r\n"
@@ -300,7 +301,7 @@ struct SlotHoggingTests {
 }
 
 /// Transfer codings the server does not decode, and chunked bodies past the limit.
-@Suite("Transfer-Encoding")
+@Suite("Transfer-Encoding", .blocksThreads)
 struct TransferEncodingTests {
     static func head(_ encoding: String) -> String {
         "PUT /api/rest/version/100/merchant/TESTMERCHANT/order/te-1/transaction/1 HTTP/1.1\r\nHost: localhost\r\n"

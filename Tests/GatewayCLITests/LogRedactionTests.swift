@@ -1,5 +1,6 @@
 import ApplePaySandbox
 import ApplePayToken
+import BlockingWork
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// merchant-decrypted Apple Pay data, plain cards, and errors of every kind), holds one JSON
 /// object per line and none of the secrets that went through it: full card numbers,
 /// cryptograms, raw tokens, Authorization headers, passwords.
-@Suite("Log redaction")
+@Suite("Log redaction", .blocksThreads)
 struct LogRedactionTests {
     static let password = "00112233445566778899aabbccddeeff"
     static let wrongPassword = "0badc0de0badc0de0badc0de0badc0de"

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import FoundationNetworking
 
 /// `gateway mint-token` as an integrator runs it: its tokens verify with OpenSSL alone and pay
 /// on a sandbox-mode `gateway serve` sharing the authority directory.
-@Suite("gateway mint-token")
+@Suite("gateway mint-token", .blocksThreads)
 struct MintTokenCommandTests {
     let store = FileManager.default.temporaryDirectory.appendingPathComponent("mint-\(UUID().uuidString).sqlite")
     var authority: URL { RunningGateway.sandboxAuthority(beside: store) }

@@ -11,7 +11,9 @@ final class RawConnection {
 
     /// - Parameter receiveBuffer: a small kernel receive buffer, for a client that reads slowly.
     init(port: Int, receiveBuffer: Int32? = nil) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a gateway the suite starts meanwhile must not inherit it, or closing it
+        // here would not close the connection.
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         if var size = receiveBuffer {
             setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }

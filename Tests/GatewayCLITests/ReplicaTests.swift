@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import PostgresTestServer
 import Synchronization
@@ -8,7 +9,7 @@ import FoundationNetworking
 #endif
 
 /// Two `gateway serve` processes on one PostgreSQL database behave as one gateway.
-@Suite("Replicas sharing PostgreSQL")
+@Suite("Replicas sharing PostgreSQL", .blocksThreads)
 struct ReplicaTests {
     @Test("a token accepted by one replica is a replay at the other; an identical retry there gets the stored response")
     func replayAndRetryAcrossReplicas() async throws {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Synchronization
+import Testing
 
 /// `gateway serve --port 0` started from the repository root on a given store, as the README
 /// runs it; `port` is read from its start-up line. Everything it writes is kept in `output`.

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// `gateway serve` as the README runs it, from the repository root, over a real socket.
-@Suite("gateway serve")
+@Suite("gateway serve", .blocksThreads)
 struct ServeCommandTests {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

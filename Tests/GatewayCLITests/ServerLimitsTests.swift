@@ -1,8 +1,9 @@
+import BlockingWork
 import Foundation
 import Testing
 
 /// What one client may take of the server, each limit against the real binary over real sockets.
-@Suite("Server limits")
+@Suite("Server limits", .blocksThreads)
 struct ServerLimitsTests {
     static let authorization =
         "Basic " + Data("merchant.TESTMERCHANT:00112233445566778899aabbccddeeff".utf8).base64EncodedString()
@@ -88,10 +89,8 @@ struct ServerLimitsTests {
 
         // A client that sends its head at once, then idles for longer than the head timeout, is served.
         let prompt = try RawConnection(port: server.port)
-        // A blocking sleep, not Task.sleep: under the full suite, blocking socket waits in other
-        // tests can hold both cooperative threads, and a resumption delayed past the 30 s idle
-        // timeout made this connection look refused (seen once: the test took 45 s).
-        usleep(1_500_000)
+        // Silent for longer than the 1 s head timeout: it counts from a head's first byte.
+        try await Task.sleep(for: .milliseconds(1500))
         let sent = prompt.send(Self.health)
         let answer = prompt.receive(timeout: .seconds(5))
         #expect(
