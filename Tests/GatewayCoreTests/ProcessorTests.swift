@@ -35,6 +35,46 @@ struct ProcessorTests {
         #expect(try await processors.store.transactions(merchantId: "M", orderId: "d").map(\.succeeded) == [true, false])
     }
 
+    @Test("the processors say which answer is new: a recorded transaction, or a retry's stored one")
+    func recordedOrReplayed() async throws {
+        let processors = try Processors.sqlite()
+        let context = Processors.context(order: "p", transaction: "initial")
+        let first = try await processors.payments.process(Processors.card(.pay, cents: 1_000), context, logger: .init(label: "test"))
+        guard case .recorded(let record) = first else {
+            Issue.record("a new transaction was not recorded: \(first)")
+            return
+        }
+        #expect(record.succeeded && first.recordedSuccess)
+        let retry = try await processors.payments.process(Processors.card(.pay, cents: 1_000), context, logger: .init(label: "test"))
+        guard case .replayed(let stored) = retry else {
+            Issue.record("a retry was not replayed: \(retry)")
+            return
+        }
+        #expect(stored.responseBody == record.responseBody)
+        // A retry moved nothing this time, whatever the first answer said.
+        #expect(!retry.recordedSuccess)
+
+        let declined = try await processors.pay(.pay, cents: 5_757, order: "q")
+        #expect(declined == "PAYMENT DECLINED FAILED")
+        let again = try await processors.payments.process(
+            Processors.card(.pay, cents: 5_757),
+            Processors.context(order: "q", transaction: "initial"),
+            logger: .init(label: "test")
+        )
+        #expect(!again.recordedSuccess)
+    }
+
+    @Test("an API version is read once from the path: digits only, no sign or leading zero, 39 to 100")
+    func apiVersions() {
+        #expect(APIVersion("39")?.number == 39)
+        #expect(APIVersion("100") == .latest)
+        for text in ["38", "101", "050", "+50", "5 0", "", "fifty", "99999999999999999999"] {
+            #expect(APIVersion(text) == nil, "\(text)")
+        }
+        #expect(APIVersion("49")! < APIVersion("50")!)
+        #expect(APIVersion("61")!.description == "61")
+    }
+
     @Test("an identical retry gets the stored answer; the same id with other details is refused")
     func retries() async throws {
         let processors = try Processors.sqlite()

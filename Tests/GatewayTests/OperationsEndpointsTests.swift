@@ -60,6 +60,11 @@ struct OperationsEndpointsTests {
             #expect(try await client.put(path("d"), TestGateway.tokenBody(token, amount: "56.56")).status == .badRequest)
             #expect(try await client.put(path("e"), TestGateway.tokenBody(mismatched, amount: "2.00")).status == .badRequest)
             #expect(try await client.send("/nowhere/metrics-order-f", method: .get).status == .notFound)
+            // Refused by the front end before the core sees it: a token that is not one.
+            let unparsable = try await client.put(path("g"), TestGateway.tokenBody(#"{"version":"EC_v1"}"#, amount: "56.56"))
+            #expect(unparsable.status == .badRequest)
+            let explanation = unparsable.string("error.explanation") ?? ""
+            let unparsableCode = try #require(explanation.split(separator: ":").dropFirst().first).trimmingCharacters(in: .whitespaces)
 
             let scrape = try await client.execute(uri: "/metrics", method: .get) { response in
                 (response.status, response.headers[.contentType] ?? "", String(buffer: response.body))
@@ -70,14 +75,16 @@ struct OperationsEndpointsTests {
             let names = GatewayMetrics.Names.self
 
             #expect(metrics.value(names.requests, ["method": "PUT", "route": Self.transactionRoute, "status": "201"]) == 3)
-            #expect(metrics.value(names.requests, ["method": "PUT", "route": Self.transactionRoute, "status": "400"]) == 2)
+            #expect(metrics.value(names.requests, ["method": "PUT", "route": Self.transactionRoute, "status": "400"]) == 3)
             #expect(metrics.value(names.requests, ["route": "unmatched", "status": "404"]) == 1)
-            #expect(metrics.value(names.requestDuration + "_count", ["route": Self.transactionRoute]) == 5)
+            #expect(metrics.value(names.requestDuration + "_count", ["route": Self.transactionRoute]) == 6)
             #expect(metrics.value(names.transactions, ["operation": "PAY", "gateway_code": "APPROVED"]) == 1)
             #expect(metrics.value(names.transactions, ["operation": "PAY", "gateway_code": "DECLINED"]) == 1)
             #expect(metrics.value(names.transactions, ["operation": "AUTHORIZE", "gateway_code": "APPROVED"]) == 1)
             #expect(metrics.value(names.tokenFailures, ["code": "REPLAYED"]) == 1)
             #expect(metrics.value(names.tokenFailures, ["code": "AMOUNT_MISMATCH"]) == 1)
+            #expect(metrics.value(names.tokenFailures, ["code": unparsableCode]) == 1, "\(explanation)")
+            #expect(metrics.value(names.tokenFailures) == 3)
             // All three tokens verified and decrypted; the replay and mismatch fail after decryption.
             #expect(metrics.value(names.tokenDuration + "_count", ["outcome": "success"]) == 3)
             // One signing chain: verified once, then reused.

@@ -90,6 +90,43 @@ struct PostgresStoreTests {
     /// Discards everything: for the connection failures a test causes on purpose.
     static let quiet = Logger(label: "test.postgres.quiet") { _ in SwiftLogNoOpLogHandler() }
 
+    @Test("readiness reads the orders table, and an outcome gateway_record does not know is an error")
+    func readinessAndUnknownOutcome() async throws {
+        let server = try PostgresTestServer.shared()
+        let location = try Self.location(try server.createDatabase())
+        let database = location.database
+        let store = PostgresTransactionStore(location: location, maxConnections: 1, timeout: .seconds(20))
+        try await store.prepare()
+        try await store.checkReachable()
+
+        // A replay lookup would still answer; the tables orders are read from would not.
+        _ = try server.psql("ALTER TABLE orders RENAME TO orders_elsewhere", database: database)
+        await #expect(throws: (any Error).self) { try await store.checkReachable() }
+        _ = try server.psql("ALTER TABLE orders_elsewhere RENAME TO orders", database: database)
+        try await store.checkReachable()
+
+        // A gateway_record from a newer release answering with an outcome this build lacks (the
+        // 30-parameter one this build calls; earlier releases' overloads stay beside it).
+        let signature = try server.psql(
+            "SELECT pg_get_function_identity_arguments(oid) || '|' || pg_get_function_result(oid) FROM pg_proc WHERE proname = 'gateway_record' AND pronargs = 30",
+            database: database
+        ).split(separator: "|")
+        #expect(signature.count == 2)
+        _ = try server.psql(
+            """
+            CREATE OR REPLACE FUNCTION gateway_record(\(signature[0])) RETURNS \(signature[1])
+            LANGUAGE sql AS $$ SELECT 'fromTheFuture'::text, NULL::bytea, NULL::bytea $$
+            """,
+            database: database
+        )
+        await #expect {
+            _ = try await store.record(StoreTests.record(order: "future"))
+        } throws: { error in
+            "\(error)".contains("fromTheFuture")
+        }
+        await store.close()
+    }
+
     @Test("while PostgreSQL restarts the store fails fast as unavailable, then recovers by itself")
     func reconnectsAfterRestart() async throws {
         let server = try PostgresTestServer()

@@ -229,6 +229,9 @@ struct RadialCreditCardAuthTests {
             #expect(element.hasPrefix("CreditCardAuthRequest/WalletPaymentInformation"))
             if part != "Data" { #expect(element.hasSuffix(part)) }
             #expect(reply.text("Description")?.contains(code) == true || part == "Signature", "\(reply.body)")
+            // The core refused it and reported it once; the fault does not count it again.
+            let scrape = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+            #expect(PrometheusSamples(scrape).value(GatewayMetrics.Names.tokenFailures) == 1)
         }
         #expect(try await gateway.services.store.order(merchantId: TestGateway.merchantId, orderId: "token-\(part)") == nil)
     }

@@ -41,6 +41,7 @@ struct RadialDecryptTests {
             let metrics = PrometheusSamples(scrape)
             #expect(metrics.value(GatewayMetrics.Names.radialDecrypts, ["result": "DECRYPTED"]) == 2)
             #expect(metrics.value(GatewayMetrics.Names.radialDecrypts, ["result": "REPLAYED"]) == 1)
+            #expect(metrics.value(GatewayMetrics.Names.tokenFailures) == 1)
 
             let logged = logs.all.joined()
             #expect(logged.contains("radial decrypt"))

@@ -9,6 +9,7 @@ struct NoStore: TransactionStore {
     func isApplePayTokenUsed(_ key: ApplePayReplayKey) async throws -> Bool { false }
     func record(_ record: TransactionRecord) async throws -> RecordOutcome { .recorded }
     func prepare() async throws {}
+    func checkReachable() async throws {}
 }
 
 extension NoStore: SessionStore {

@@ -42,9 +42,9 @@ struct GatewayError: Error, HTTPResponseError, Sendable {
         return .object(["result": .string("ERROR"), "error": .object(error)])
     }
 
-    /// For a rejected Apple Pay token, its code (a library code such as `SIGNATURE_INVALID`, or
-    /// `REPLAYED`, `AMOUNT_MISMATCH`, ...), which the token failure metric counts.
-    var tokenFailureCode: String?
+    /// An Apple Pay token the front end refused before the core saw it (it could not be parsed):
+    /// the route reports it to metrics. The core reports its own rejections.
+    var unparsedTokenRejection: TokenRejection?
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized())))
@@ -63,10 +63,8 @@ extension GatewayError {
     }
 
     /// A refused Apple Pay token: every such error says "Apple Pay token rejected: CODE: why".
-    static func tokenRejected(code: String, reason: String) -> GatewayError {
-        var error = invalid(PaymentProcessor.tokenField, "Apple Pay token rejected: \(code): \(reason)")
-        error.tokenFailureCode = code
-        return error
+    static func tokenRejected(_ rejection: TokenRejection) -> GatewayError {
+        invalid(PaymentProcessor.tokenField, "Apple Pay token rejected: \(rejection.code): \(rejection.reason)")
     }
 
     static func invalidValue(_ field: String, _ value: String, _ reason: String) -> GatewayError {

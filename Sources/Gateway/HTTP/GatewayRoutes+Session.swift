@@ -34,11 +34,11 @@ extension GatewayRoutes {
     }
 
     /// A session that paid successfully is deleted with its card data; after a decline it stays,
-    /// so the payer can put another card into it. A failed delete only leaves the session to expire.
-    func retireIfUsed(_ session: SessionService.OpenSession, responseBody: [UInt8], logger: Logger) async {
-        guard (try? JSONValue(parsing: responseBody))?["result"]?.stringValue == "SUCCESS" else {
-            return await release(session, logger: logger)
-        }
+    /// so the payer can put another card into it. A replayed answer paid nothing with this claim
+    /// (the session was claimed after the store had no answer), so it releases the session too.
+    /// A failed delete only leaves the session to expire.
+    func retireIfUsed(_ session: SessionService.OpenSession, _ processed: ProcessedTransaction, logger: Logger) async {
+        guard processed.recordedSuccess else { return await release(session, logger: logger) }
         do {
             try await sessions.delete(id: session.id)
         } catch {

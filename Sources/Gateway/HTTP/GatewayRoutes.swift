@@ -14,8 +14,6 @@ struct GatewayRoutes: Sendable {
     let sessions: SessionService
     let fingerprinter: RequestFingerprinter
 
-    static let versions = 39...100
-
     func register(on router: Router<GatewayRequestContext>) {
         let base = "/api/rest/version/:version"
         router.get("\(base)/information") { _, context in
@@ -26,11 +24,8 @@ struct GatewayRoutes: Sendable {
             do {
                 return try await putTransaction(request, context)
             } catch let error as GatewayError {
-                if let code = error.tokenFailureCode { metrics.tokenFailure(code: code) }
+                if let rejection = error.unparsedTokenRejection { metrics.tokenRejected(rejection) }
                 throw error
-            } catch PaymentRejection.token(let rejection) {
-                metrics.tokenFailure(code: rejection.code)
-                throw PaymentRejection.token(rejection)
             }
         }
         router.get("\(base)/merchant/:merchantId/order/:orderId/transaction/:transactionId") { request, context in
@@ -53,7 +48,7 @@ struct GatewayRoutes: Sendable {
         var reader = try RequestReader(body: try await Self.body(of: request, limit: maxBodyBytes)) {
             (root: JSONValue) throws(GatewayError) -> FieldShape in
             operation = try Self.operation(root)
-            shape = catalogue.shape(for: operation, version: Int(version) ?? Self.versions.upperBound)
+            shape = catalogue.shape(for: operation, version: version.number)
             return shape
         }
         let transaction = PaymentProcessor.Context(
@@ -66,7 +61,7 @@ struct GatewayRoutes: Sendable {
                 legacyHashInput: reader.root.serialized()
             )
         )
-        let responseBody: [UInt8]
+        let processed: ProcessedTransaction
         if let paymentOperation = PaymentRequest.Operation(rawValue: operation.rawValue) {
             var session: SessionService.OpenSession?
             if let sessionId = reader.text("session.id") {
@@ -86,22 +81,22 @@ struct GatewayRoutes: Sendable {
             // What the session held is echoed as if the request had sent it.
             payment.echo = RequestEcho(catalogue.echo(of: reader.root, shape: shape))
             do {
-                responseBody = try await processor.process(payment, transaction, logger: context.logger)
+                processed = try await processor.process(payment, transaction, logger: context.logger)
             } catch {
                 if let session { await release(session, logger: context.logger) }
                 throw error
             }
-            if let session { await retireIfUsed(session, responseBody: responseBody, logger: context.logger) }
+            if let session { await retireIfUsed(session, processed, logger: context.logger) }
         } else if reader.value("session") != nil {
             throw GatewayError.unsupported("session.id", operation.rawValue, "A session pays only AUTHORIZE, PAY or VERIFY")
         } else if let followOn = FollowOnRequest.Operation(rawValue: operation.rawValue) {
             var request = try FollowOnRequest.reading(reader, operation: followOn)
             request.echo = RequestEcho(catalogue.echo(of: reader.root, shape: shape))
-            responseBody = try await orderOperations.process(request, transaction, logger: context.logger)
+            processed = try await orderOperations.process(request, transaction, logger: context.logger)
         } else {
             throw GatewayError.invalidValue("apiOperation", operation.rawValue, "Operation is not supported")
         }
-        return Self.json(.created, bytes: responseBody)
+        return Self.json(.created, bytes: processed.responseBody)
     }
 
     /// The body's `apiOperation`, which decides the fields the rest of the body may carry.
@@ -155,19 +150,20 @@ struct GatewayRoutes: Sendable {
         _ request: Request,
         _ context: GatewayRequestContext
     ) throws(GatewayError)
-        -> (version: String, merchant: Merchant, orderId: String)
+        -> (version: APIVersion, merchant: Merchant, orderId: String)
     {
         let version = try Self.version(context)
         let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
         return (version, merchant, try Self.identifier(context, "orderId", field: "order.id"))
     }
 
-    static func version(_ context: GatewayRequestContext) throws(GatewayError) -> String {
+    static func version(_ context: GatewayRequestContext) throws(GatewayError) -> APIVersion {
         let text = context.parameters.get("version") ?? ""
-        guard let number = Int(text), versions.contains(number), String(number) == text else {
-            throw GatewayError.notFound("API version '\(text.prefix(16))' is not supported; use 39 to 100")
+        guard let version = APIVersion(text) else {
+            let range = APIVersion.supported
+            throw GatewayError.notFound("API version '\(text.prefix(16))' is not supported; use \(range.lowerBound) to \(range.upperBound)")
         }
-        return text
+        return version
     }
 
     private static func identifier(

@@ -129,7 +129,10 @@ extension PaymentRequest {
         do {
             return try PaymentToken(parsing: text)
         } catch {
-            throw GatewayError.tokenRejected(code: error.code.description, reason: error.reason)
+            let rejection = TokenRejection(error)
+            var refused = GatewayError.tokenRejected(rejection)
+            refused.unparsedTokenRejection = rejection
+            throw refused
         }
     }
 

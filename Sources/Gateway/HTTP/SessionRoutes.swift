@@ -30,7 +30,7 @@ struct SessionRoutes: Sendable {
         var content = JSONValue.object([:])
         var limit = Self.authenticationLimits.default
         if !body.isEmpty {
-            let reader = try RequestReader(body: body, shape: .createSession(version: Int(version) ?? GatewayRoutes.versions.upperBound))
+            let reader = try RequestReader(body: body, shape: .createSession(version: version.number))
             try SessionContent.refuseNulls(reader.root)
             if let text = reader.text("session.authenticationLimit") {
                 guard let value = Int(text), Self.authenticationLimits.range.contains(value) else {
@@ -55,13 +55,12 @@ struct SessionRoutes: Sendable {
 
     private func update(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let version = try GatewayRoutes.version(context)
-        let versionNumber = Int(version) ?? GatewayRoutes.versions.upperBound
         let sessionId = context.parameters.get("sessionId") ?? ""
         let (merchant, credential) = try authentication.authenticateSessionUpdate(
             request,
             pathMerchantId: context.parameters.get("merchantId") ?? "",
             sessionId: sessionId,
-            version: versionNumber
+            version: version.number
         )
         guard let session = try await sessions.open(id: sessionId, merchantId: merchant.id) else {
             // A session credential for no live session is no credential at all.
@@ -69,7 +68,7 @@ struct SessionRoutes: Sendable {
         }
         let reader = try RequestReader(
             body: try await GatewayRoutes.body(of: request, limit: maxBodyBytes),
-            shape: .updateSession(version: versionNumber)
+            shape: .updateSession(version: version.number)
         )
         try SessionContent.refuseNulls(reader.root)
         let operation = reader.text("apiOperation")
@@ -119,10 +118,10 @@ struct SessionRoutes: Sendable {
 
     /// The session as the gateway shows it: its content masked, with `merchant`, `session` and
     /// the API `version`.
-    static func view(_ session: SessionService.OpenSession, merchantId: String, version: String) -> JSONValue {
+    static func view(_ session: SessionService.OpenSession, merchantId: String, version: APIVersion) -> JSONValue {
         guard case .object(var members) = SessionContent.masked(session.content) else { return .object([:]) }
         members["merchant"] = .string(merchantId)
-        members["version"] = .string(version)
+        members["version"] = .string(version.description)
         members["session"] = .object([
             "id": .string(session.id),
             "version": .string(session.stored.version),

@@ -50,7 +50,7 @@ extension PaymentRejection: HTTPResponseError {
                 validationType: .invalid
             )
         case .token(let rejection):
-            .tokenRejected(code: rejection.code, reason: rejection.reason)
+            .tokenRejected(rejection)
         }
     }
 

@@ -14,7 +14,7 @@ struct TransactionResponse {
     var merchantId: String
     var orderId: String
     var transactionId: String
-    var version: String
+    var version: APIVersion
     var transactionType: TransactionType
     var amount: Amount
     var transactionSource: String
@@ -100,7 +100,7 @@ struct TransactionResponse {
         var body = JSONMembers([
             "merchant": .string(merchantId), "result": .string(outcome.result.rawValue),
             "sourceOfFunds": sourceOfFunds, "timeOfRecord": timestamp,
-            "timeOfLastUpdate": timestamp, "version": .string(version),
+            "timeOfLastUpdate": timestamp, "version": .string(version.description),
             "gatewayEntryPoint": .string("WEB_SERVICES_API"),
         ])
         body.set("response", response)

@@ -107,8 +107,8 @@ final class GatewayMetrics: PaymentObserver {
         Counter(label: Names.radialDecrypts, dimensions: [("result", result)], factory: factory).increment()
     }
 
-    func tokenFailure(code: String) {
-        Counter(label: Names.tokenFailures, dimensions: [("code", code)], factory: factory).increment()
+    func tokenRejected(_ rejection: TokenRejection) {
+        Counter(label: Names.tokenFailures, dimensions: [("code", rejection.code)], factory: factory).increment()
     }
 
     func tokenDecrypt(succeeded: Bool, nanoseconds: UInt64) {

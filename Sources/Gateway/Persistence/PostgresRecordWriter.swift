@@ -21,27 +21,35 @@ enum PostgresRecordWriter {
         let rows = try await client.execute(RecordStatement(record: record), logger: logger)
         var outcome: RecordOutcome?
         for try await (name, hash, body) in rows {
-            switch name {
-            case "recorded": outcome = .recorded
-            case "duplicate":
+            switch try OutcomeName(decoding: name) {
+            case .recorded: outcome = .recorded
+            case .duplicate:
                 outcome = .duplicateTransaction(
                     StoredTransaction(
                         requestHash: hash.map { Array($0.readableBytesView) } ?? [],
                         responseBody: body.map { Array($0.readableBytesView) } ?? []
                     )
                 )
-            case "orderAlreadySucceeded": outcome = .orderAlreadySucceeded
-            case "orderChanged": outcome = .orderChanged
-            case "applePayReplay": outcome = .applePayReplay
-            default: break
+            case .orderAlreadySucceeded: outcome = .orderAlreadySucceeded
+            case .orderChanged: outcome = .orderChanged
+            case .applePayReplay: outcome = .applePayReplay
             }
         }
-        guard let outcome else { throw UnexpectedRecordOutcome() }
+        guard let outcome else { throw UnreadableStoredValue(column: "gateway_record.outcome", value: "no row") }
         return outcome
     }
 
-    struct UnexpectedRecordOutcome: Error, CustomStringConvertible {
-        var description: String { "gateway_record returned no known outcome" }
+    /// The outcomes `gateway_record` returns, as it spells them. A name this build does not know
+    /// (a function from a newer release) is an error, never a silent "nothing happened".
+    enum OutcomeName: String {
+        case recorded, duplicate, orderAlreadySucceeded, orderChanged, applePayReplay
+
+        init(decoding text: String) throws {
+            guard let name = Self(rawValue: text) else {
+                throw UnreadableStoredValue(column: "gateway_record.outcome", value: text)
+            }
+            self = name
+        }
     }
 
     /// The call, prepared once per pooled connection (that first use takes one more round trip):

@@ -160,6 +160,14 @@ final class PostgresTransactionStore: TransactionStore {
         }
     }
 
+    /// A read of the table every order request reads, through the pool: what readiness means.
+    func checkReachable() async throws {
+        try await run { client in
+            let rows = try await client.query("SELECT 1 FROM orders LIMIT 1", logger: self.logger)
+            for try await _ in rows {}
+        }
+    }
+
     /// One statement, so one database transaction; committed (on disk) before it returns
     /// `.recorded`, with nothing written for every other outcome.
     func record(_ record: TransactionRecord) async throws -> RecordOutcome {

@@ -9,6 +9,8 @@ extension RadialFault {
         switch rejection {
         case .token(let token):
             self = RadialFault(token, root: root, walletPath: walletPath)
+            // The core has reported it to its observer already.
+            tokenRejection = nil
         case .transactionIdReused:
             self = RadialFault(
                 .orderConflict,
@@ -40,7 +42,7 @@ extension RadialFault {
         case .applicationDataMismatch: element = walletPath
         case .malformedExpiry: element = "\(walletPath)/Data"
         }
-        self.init(.tokenRejected, element: element, "\(rejection.code): \(rejection.reason)", tokenCode: rejection.code)
+        self.init(.tokenRejected, element: element, "\(rejection.code): \(rejection.reason)", tokenRejection: rejection)
     }
 
     /// The token part each library verdict is about: the signature and its chain, the key the

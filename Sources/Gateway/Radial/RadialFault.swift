@@ -42,14 +42,15 @@ struct RadialFault: Error, Sendable, Equatable {
     /// The element (`CreditCardAuthRequest/BillingAddress/City`) or attribute (`.../@requestId`) at fault.
     var element: String?
     var description: String
-    /// For token faults, the stable code metrics count (`SIGNATURE_INVALID`, `REPLAYED`, ...).
-    var tokenCode: String?
+    /// A token this front end refused itself (the core reports its own): metrics count it, and
+    /// Decrypt's result is its code (`SIGNATURE_INVALID`, `REPLAYED`, ...).
+    var tokenRejection: TokenRejection?
 
-    init(_ kind: Kind, element: String? = nil, _ description: String, tokenCode: String? = nil) {
+    init(_ kind: Kind, element: String? = nil, _ description: String, tokenRejection: TokenRejection? = nil) {
         self.kind = kind
         self.element = element
         self.description = description
-        self.tokenCode = tokenCode
+        self.tokenRejection = tokenRejection
     }
 
     /// A schema or value fault naming the element.

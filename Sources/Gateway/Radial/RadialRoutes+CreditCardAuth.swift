@@ -41,7 +41,7 @@ extension RadialRoutes {
             merchant: merchant,
             orderId: auth.orderId,
             transactionId: auth.requestId,
-            version: String(GatewayRoutes.versions.upperBound),
+            version: .latest,
             fingerprint: fingerprinter.fingerprint(
                 canonical: root.canonicalBytes(omitting: RadialCreditCardAuthRequest.securityCodeElements),
                 legacyHashInput: bytes
@@ -49,7 +49,7 @@ extension RadialRoutes {
         )
         let body: [UInt8]
         do {
-            body = try await processor.process(payment, transaction, logger: context.logger)
+            body = try await processor.process(payment, transaction, logger: context.logger).responseBody
         } catch let rejection as PaymentRejection {
             throw RadialFault(rejection, root: rootName, orderIdPath: orderIdPath, walletPath: walletPath)
         }

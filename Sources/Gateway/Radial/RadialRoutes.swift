@@ -60,8 +60,8 @@ struct RadialRoutes: Sendable {
             context.logger.error("request failed", metadata: ["supportCode": "\(supportCode)", "error": "\(String(describing: error))"])
             fault = RadialFault(.serverFailed, "the request failed; support code \(supportCode)")
         }
-        if fault.kind == .tokenRejected, let code = fault.tokenCode { metrics.tokenFailure(code: code) }
-        if let operation { record(operation, result: fault.tokenCode ?? fault.kind.rawValue, context) }
+        if let rejection = fault.tokenRejection { metrics.tokenRejected(rejection) }
+        if let operation { record(operation, result: fault.tokenRejection?.code ?? fault.kind.rawValue, context) }
         return fault.response(at: clock())
     }
 

@@ -19,7 +19,7 @@ struct RadialWalletToken: Sendable {
                 .tokenRejected,
                 element: "\(path)/Version",
                 "UNSUPPORTED_VERSION: only EC_v1 tokens can be sent as WalletPaymentInformation",
-                tokenCode: ApplePayTokenError.Code.unsupportedVersion.description
+                tokenRejection: .library(code: .unsupportedVersion, reason: "only EC_v1 tokens can be sent as WalletPaymentInformation")
             )
         }
         func part(_ name: String) -> JSONValue {
@@ -42,7 +42,7 @@ struct RadialWalletToken: Sendable {
                 .tokenRejected,
                 element: Self.element(forTokenField: error.field, path: path),
                 "\(error.code): \(error.reason)",
-                tokenCode: error.code.description
+                tokenRejection: TokenRejection(error)
             )
         }
     }

@@ -13,7 +13,7 @@ package struct OrderOperationProcessor: Sendable {
         self.environment = environment
     }
 
-    package func process(_ request: FollowOnRequest, _ context: TransactionContext, logger: Logger) async throws -> [UInt8] {
+    package func process(_ request: FollowOnRequest, _ context: TransactionContext, logger: Logger) async throws -> ProcessedTransaction {
         try await environment.locks.withLock(context.orderKey) {
             // The lock above covers this process only. When another replica records on the order
             // between our read and our write, the store refuses ours (.orderChanged); deciding
@@ -37,7 +37,7 @@ package struct OrderOperationProcessor: Sendable {
         _ context: TransactionContext,
         logger: Logger
     )
-        async throws -> [UInt8]
+        async throws -> ProcessedTransaction
     {
         let merchantId = context.merchant.id
         if let stored = try await environment.store.transaction(
@@ -45,7 +45,8 @@ package struct OrderOperationProcessor: Sendable {
             orderId: context.orderId,
             transactionId: context.transactionId
         ) {
-            return try context.retry(stored)
+            _ = try context.retry(stored)
+            return .replayed(stored)
         }
         guard let order = try await environment.store.order(merchantId: merchantId, orderId: context.orderId),
             Currency(code: order.state.currency) != nil

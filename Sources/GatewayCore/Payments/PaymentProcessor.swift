@@ -19,9 +19,14 @@ package struct PaymentProcessor: Sendable {
         self.decryptor = decryptor
     }
 
-    package func process(_ request: PaymentRequest, _ context: Context, logger: Logger) async throws -> [UInt8] {
-        try await environment.locks.withLock(context.orderKey) {
-            try await processLocked(request, context, logger: logger)
+    package func process(_ request: PaymentRequest, _ context: Context, logger: Logger) async throws -> ProcessedTransaction {
+        do {
+            return try await environment.locks.withLock(context.orderKey) {
+                try await processLocked(request, context, logger: logger)
+            }
+        } catch PaymentRejection.token(let rejection) {
+            environment.observer.tokenRejected(rejection)
+            throw PaymentRejection.token(rejection)
         }
     }
 
@@ -30,13 +35,16 @@ package struct PaymentProcessor: Sendable {
     /// The store refuses it, and says why, when it was not: a retry gets its stored response, an
     /// order with earlier (declined) transactions is read and decided again, a replayed token is
     /// refused. Nothing here has side effects before the write, so deciding twice is harmless.
-    private func processLocked(_ request: PaymentRequest, _ context: Context, logger: Logger) async throws -> [UInt8] {
+    private func processLocked(_ request: PaymentRequest, _ context: Context, logger: Logger) async throws -> ProcessedTransaction {
         let card: ResolvedCard
         do {
             card = try await resolveCard(request, context)
         } catch {
             // A retry is answered as it was the first time, even when its token has expired since.
-            if let stored = try await storedTransaction(context) { return try context.retry(stored) }
+            if let stored = try await storedTransaction(context) {
+                _ = try context.retry(stored)
+                return .replayed(stored)
+            }
             throw error
         }
         let outcome = await context.merchant.acquirer.process(card.acquirerRequest)

@@ -37,7 +37,7 @@ package struct ProcessingEnvironment: Sendable {
         logger: Logger,
         card: String? = nil
     )
-        async throws -> [UInt8]
+        async throws -> ProcessedTransaction
     {
         try await store.commit(record, context, logger: logger, observer: observer, card: card)
     }
@@ -48,7 +48,7 @@ package struct ProcessingEnvironment: Sendable {
         _ context: TransactionContext,
         logger: Logger,
         card: String? = nil
-    ) throws -> [UInt8] {
+    ) throws -> ProcessedTransaction {
         try store.committed(record, outcome, context, logger: logger, observer: observer, card: card)
     }
 }

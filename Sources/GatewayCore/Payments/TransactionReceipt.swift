@@ -15,7 +15,7 @@ package struct TransactionReceipt: Sendable {
     package var orderId: String
     package var transactionId: String
     /// The API version the client called.
-    package var version: String
+    package var version: APIVersion
     package var transactionType: TransactionType
     package var amount: Amount
     package var transactionSource: String
@@ -43,6 +43,9 @@ package protocol PaymentObserver: Sendable {
     func transactionRecorded(operation: APIOperation, gatewayCode: GatewayCode)
     /// An Apple Pay token was verified and decrypted, or refused, in this time.
     func tokenDecrypted(succeeded: Bool, nanoseconds: UInt64)
+    /// A request was refused for its Apple Pay token: by the library, Apple's steps 5 and 6, or
+    /// the replay record. Front ends report only what they refuse before the core sees a token.
+    func tokenRejected(_ rejection: TokenRejection)
 }
 
 /// The request a transaction belongs to: who, which order and transaction, and what an
@@ -51,7 +54,7 @@ package struct TransactionContext: Sendable {
     package var merchant: Merchant
     package var orderId: String
     package var transactionId: String
-    package var version: String
+    package var version: APIVersion
     /// What an identical retry must match (``RequestFingerprinter``).
     package var fingerprint: RequestFingerprint
 
@@ -59,7 +62,7 @@ package struct TransactionContext: Sendable {
         merchant: Merchant,
         orderId: String,
         transactionId: String,
-        version: String,
+        version: APIVersion,
         fingerprint: RequestFingerprint
     ) {
         self.merchant = merchant

@@ -1,7 +1,7 @@
 import Logging
 
 extension TransactionStore {
-    /// Stores a processed transaction and returns the body the client gets: its own once it is on
+    /// Stores a processed transaction and returns what the client gets: its own once it is on
     /// disk, the stored one when an identical request won the race, or the rejection for the race it lost.
     func commit(
         _ record: TransactionRecord,
@@ -10,12 +10,12 @@ extension TransactionStore {
         observer: any PaymentObserver,
         card: String? = nil
     )
-        async throws -> [UInt8]
+        async throws -> ProcessedTransaction
     {
         try committed(record, try await self.record(record), context, logger: logger, observer: observer, card: card)
     }
 
-    /// The body the client gets for a record the store answered with `outcome`.
+    /// What the client gets for a record the store answered with `outcome`.
     func committed(
         _ record: TransactionRecord,
         _ outcome: RecordOutcome,
@@ -23,7 +23,7 @@ extension TransactionStore {
         logger: Logger,
         observer: any PaymentObserver,
         card: String? = nil
-    ) throws -> [UInt8] {
+    ) throws -> ProcessedTransaction {
         switch outcome {
         case .recorded:
             var metadata: Logger.Metadata = [
@@ -35,9 +35,10 @@ extension TransactionStore {
             if let card { metadata["card"] = "\(card)" }  // masked 6+4 only
             logger.info("transaction processed", metadata: metadata)
             observer.transactionRecorded(operation: record.operation, gatewayCode: record.gatewayCode)
-            return record.responseBody
+            return .recorded(record)
         case .duplicateTransaction(let stored):
-            return try context.retry(stored)
+            _ = try context.retry(stored)
+            return .replayed(stored)
         case .applePayReplay:
             throw PaymentRejection.token(.replayed)
         case .orderAlreadySucceeded:

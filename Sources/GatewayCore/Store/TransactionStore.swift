@@ -32,13 +32,10 @@ package protocol TransactionStore: Sendable {
     func close() async
 }
 
-// No default `prepare()`: a wrapper that forgot to forward it silently skipped PostgreSQL's
-// migrations before the server started.
+// No default `prepare()` or `checkReachable()`: a wrapper that forgot to forward `prepare()`
+// silently skipped PostgreSQL's migrations before the server started, and a readiness probe
+// written as a fake replay lookup said nothing about the tables orders are read from.
 extension TransactionStore {
-    package func checkReachable() async throws {
-        _ = try await isApplePayTokenUsed(ApplePayReplayKey(transactionId: "", dataDigest: []))
-    }
-
     package func close() async {}
 }
 

@@ -54,7 +54,7 @@ struct Processors: Sendable {
             merchant: merchant,
             orderId: order,
             transactionId: transaction,
-            version: "100",
+            version: .latest,
             fingerprint: fingerprinter.fingerprint(
                 canonical: Array((hash ?? "\(order)/\(transaction)").utf8),
                 legacyHashInput: []
@@ -89,7 +89,7 @@ struct Processors: Sendable {
             Self.context(order: order, transaction: transaction),
             logger: .init(label: "test")
         )
-        return String(decoding: body, as: UTF8.self)
+        return String(decoding: body.responseBody, as: UTF8.self)
     }
 
     func followOn(_ request: FollowOnRequest, order: String, transaction: String) async throws -> String {
@@ -98,7 +98,7 @@ struct Processors: Sendable {
             Self.context(order: order, transaction: transaction),
             logger: .init(label: "test")
         )
-        return String(decoding: body, as: UTF8.self)
+        return String(decoding: body.responseBody, as: UTF8.self)
     }
 }
 
@@ -117,4 +117,10 @@ final class CountingObserver: PaymentObserver {
     }
 
     func tokenDecrypted(succeeded: Bool, nanoseconds: UInt64) {}
+
+    let tokenRejections = Mutex<[TokenRejection]>([])
+
+    func tokenRejected(_ rejection: TokenRejection) {
+        tokenRejections.withLock { $0.append(rejection) }
+    }
 }

@@ -92,8 +92,8 @@ struct RequestCatalogue: Sendable {
             operations.insert(operation)
         }
         var secret = false
-        var lowest = GatewayRoutes.versions.lowerBound
-        var highest = GatewayRoutes.versions.upperBound
+        var lowest = APIVersion.supported.lowerBound
+        var highest = APIVersion.supported.upperBound
         for flag in words.dropFirst(3) {
             if flag == "secret" {
                 secret = true
