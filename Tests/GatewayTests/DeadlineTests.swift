@@ -38,6 +38,31 @@ struct DeadlineTests {
         hang.release()
     }
 
+    @Test("cancelling the caller cancels the work it bounds", .timeLimit(.minutes(1)))
+    func callerCancellation() async throws {
+        let workSawCancellation = Mutex(false)
+        let caller = Task {
+            try await Deadline.run(.seconds(40)) { () async throws -> Int in
+                do {
+                    try await Task.sleep(for: .seconds(40))
+                } catch {
+                    workSawCancellation.withLock { $0 = true }
+                    throw error
+                }
+                return 1
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let cancelled = ContinuousClock.now
+        caller.cancel()
+        let result = await caller.result
+        let waited = ContinuousClock.now - cancelled
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(workSawCancellation.withLock { $0 })
+        // Far below the 40 s deadline, generous for a busy test run.
+        #expect(waited < .seconds(20), "the caller waited \(waited) after it was cancelled")
+    }
+
     @Test("quick work keeps its value and its error, and its timer never answers again")
     func quickWork() async throws {
         for attempt in 0..<50 {

@@ -71,4 +71,17 @@ struct RetrievalTests {
             #expect(crossed.status == .unauthorized)
         }
     }
+
+    @Test("an order holding a response that does not parse fails loudly instead of leaving it out")
+    func unreadableStoredResponse() async throws {
+        var record = StoreTests.record(order: "garbled")
+        record.merchantId = TestGateway.merchantId
+        record.responseBody = Array("not JSON".utf8)
+        #expect(try await gateway.services.store.record(record) == .recorded)
+        try await gateway.application.test(.router) { client in
+            let order = try await client.send("/api/rest/version/100/merchant/TESTMERCHANT/order/garbled", method: .get)
+            #expect(order.status == .internalServerError, "\(order.body)")
+            #expect(order.string("error.cause") == "SERVER_FAILED")
+        }
+    }
 }

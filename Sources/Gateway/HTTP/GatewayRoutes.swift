@@ -135,7 +135,7 @@ struct GatewayRoutes: Sendable {
         let transactions = try await processor.store.transactions(merchantId: merchant.id, orderId: orderId)
         return Self.json(
             .ok,
-            OrderRetrieval.json(
+            try OrderRetrieval.json(
                 merchantId: merchant.id,
                 orderId: orderId,
                 order: order,

@@ -13,6 +13,10 @@ enum Deadline {
     /// and woke a Dispatch thread to fire it. As before, the time counts from when the work
     /// starts to run, and the answer to a timeout is given by a task: when Swift's executor is
     /// starved (a test run's blocked threads), work and timeout wait alike.
+    /// The caller's cancellation reaches the work: a request whose client went away, or a
+    /// shutdown, does not leave its query running to the deadline. (The work runs in a task of its
+    /// own, not a child, because a child that ignores cancellation would hold the caller past the
+    /// deadline: the one thing this type exists to prevent.)
     static func run<Value: Sendable>(
         _ timeout: Duration,
         _ work: @escaping @Sendable () async throws -> Value
@@ -20,16 +24,21 @@ enum Deadline {
         -> Value
     {
         let race = Race<Value>()
-        return try await withCheckedThrowingContinuation { continuation in
-            race.waiter.withLock { $0 = continuation }
-            let task = Task {
-                race.armTimer(timeout)
-                let result: Result<Value, any Error>
-                do { result = .success(try await work()) } catch { result = .failure(error) }
-                race.timer.withLock { $0 }?.cancel()
-                race.waiter.withLock { $0.take() }?.resume(with: result)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.waiter.withLock { $0 = continuation }
+                race.start(
+                    Task {
+                        race.armTimer(timeout)
+                        let result: Result<Value, any Error>
+                        do { result = .success(try await work()) } catch { result = .failure(error) }
+                        race.timer.withLock { $0 }?.cancel()
+                        race.waiter.withLock { $0.take() }?.resume(with: result)
+                    }
+                )
             }
-            race.task.withLock { $0 = task }
+        } onCancel: {
+            race.cancel()
         }
     }
 
@@ -37,7 +46,23 @@ enum Deadline {
     private final class Race<Value: Sendable>: Sendable {
         let waiter = Mutex<CheckedContinuation<Value, any Error>?>(nil)
         let timer = Mutex<Scheduled<Void>?>(nil)
-        let task = Mutex<Task<Void, Never>?>(nil)
+        /// The work's task, and whether the caller was cancelled (perhaps before the task existed).
+        private let work = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+
+        func start(_ task: Task<Void, Never>) {
+            let cancelled = work.withLock { work in
+                work.task = task
+                return work.cancelled
+            }
+            if cancelled { task.cancel() }
+        }
+
+        func cancel() {
+            work.withLock { work in
+                work.cancelled = true
+                return work.task
+            }?.cancel()
+        }
 
         func armTimer(_ timeout: Duration) {
             let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(timeout)) {
@@ -48,7 +73,7 @@ enum Deadline {
 
         private func timeOut(_ timeout: Duration) {
             guard let continuation = waiter.withLock({ $0.take() }) else { return }
-            task.withLock { $0 }?.cancel()
+            work.withLock { $0.task }?.cancel()
             continuation.resume(throwing: StoreUnavailable(reason: "no answer within \(timeout)"))
         }
     }
