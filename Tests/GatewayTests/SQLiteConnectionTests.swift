@@ -3,7 +3,7 @@ import Testing
 
 @testable import Gateway
 
-@Suite("SQLite text bound from Swift strings")
+@Suite("SQLite: text bound from Swift strings, rows read by column type")
 struct SQLiteConnectionTests {
     @Test(
         "text binds as its UTF-8 bytes and reads back the same: empty, small, long, non-ASCII",
@@ -22,5 +22,34 @@ struct SQLiteConnectionTests {
         #expect(row[2] == .text("text"))
         // And it is found again by equality, as orders and transactions are.
         #expect(try connection.query("SELECT count(*) FROM t WHERE value = ?", [.text(text)]).first?.first == .integer(1))
+    }
+
+    @Test("stored rows are read as the types their columns hold: NULL or another type throws, never reads as 0 or \"\"")
+    func unreadableRows() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try SQLiteTransactionStore(path: path)
+        #expect(try await store.record(StoreTests.record(order: "o")) == .recorded)
+        #expect(try await store.order(merchantId: "M", orderId: "o")?.state.amountMinorUnits == 100)
+        await store.close()
+
+        // Rows written by something else: an amount gone NULL (in a copy of the table without its
+        // NOT NULL), a transaction id stored as bytes.
+        let other = try SQLiteConnection(path: path)
+        _ = try other.query("CREATE TABLE orders_copy AS SELECT * FROM orders")
+        _ = try other.query("UPDATE transactions SET transaction_id = x'07'")
+        _ = try other.query("DROP TABLE orders")
+        _ = try other.query("CREATE TABLE orders AS SELECT * FROM orders_copy")
+        _ = try other.query("UPDATE orders SET amount_minor = NULL")
+        other.close()
+
+        let reopened = try SQLiteTransactionStore(path: path)
+        await #expect { _ = try await reopened.order(merchantId: "M", orderId: "o") } throws: { error in
+            "\(error)".contains("amount_minor") && "\(error)".contains("NULL")
+        }
+        await #expect { _ = try await reopened.transactions(merchantId: "M", orderId: "o") } throws: { error in
+            "\(error)".contains("transaction_id")
+        }
+        await reopened.close()
     }
 }

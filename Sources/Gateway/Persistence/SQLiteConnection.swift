@@ -216,13 +216,59 @@ extension SQLiteValue {
     init(_ text: String?) { self = text.map(SQLiteValue.text) ?? .null }
 }
 
-/// A result row whose columns are read by name, so a change to the select list cannot shift them.
+/// A result row whose columns are read by name, so a change to the select list cannot shift them,
+/// and as the type the column must hold: a NULL or a value of another type (a row written by
+/// something else) throws ``UnreadableStoredValue`` instead of reading as 0 or "".
 struct SQLiteRow {
     let columns: [String: Int]
     let values: [SQLiteValue]
 
     subscript(_ name: String) -> SQLiteValue {
-        guard let index = columns[name] else { preconditionFailure("no column \(name) in the select list") }
+        guard let index = columns[name] else { return .null }
         return values[index]
+    }
+
+    func integer(_ name: String) throws -> Int64 {
+        guard case .integer(let value) = self[name] else { throw unreadable(name, "an integer") }
+        return value
+    }
+
+    func text(_ name: String) throws -> String {
+        guard case .text(let value) = self[name] else { throw unreadable(name, "text") }
+        return value
+    }
+
+    /// Text, or NULL for a column that may be empty.
+    func optionalText(_ name: String) throws -> String? {
+        switch self[name] {
+        case .null: nil
+        case .text(let value): value
+        default: throw unreadable(name, "text or NULL")
+        }
+    }
+
+    func blob(_ name: String) throws -> [UInt8] {
+        guard case .blob(let value) = self[name] else { throw unreadable(name, "bytes") }
+        return value
+    }
+
+    /// SQLite's boolean: the integer 0 or 1.
+    func bool(_ name: String) throws -> Bool {
+        switch self[name] {
+        case .integer(0): false
+        case .integer(1): true
+        default: throw unreadable(name, "0 or 1")
+        }
+    }
+
+    private func unreadable(_ name: String, _ expected: String) -> UnreadableStoredValue {
+        let found: String
+        switch self[name] {
+        case .null: found = columns[name] == nil ? "no such column" : "NULL"
+        case .integer(let value): found = "\(value)"
+        case .text(let value): found = value
+        case .blob(let bytes): found = "\(bytes.count) bytes"
+        }
+        return UnreadableStoredValue(column: name, value: "\(found.prefix(40)) (expected \(expected))")
     }
 }

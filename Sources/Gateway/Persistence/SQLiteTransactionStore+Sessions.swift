@@ -27,17 +27,17 @@ extension SQLiteTransactionStore: SessionStore {
             ).first.map { row in
                 StoredSession(
                     id: id,
-                    merchantId: row["merchant_id"].text ?? "",
-                    version: row["version"].text ?? "",
+                    merchantId: try row.text("merchant_id"),
+                    version: try row.text("version"),
                     updateStatus: try StoredColumn.decode(
                         SessionUpdateStatus.self,
                         row["update_status"].text,
                         column: "sessions.update_status"
                     ),
-                    authenticationLimit: Int(row["authentication_limit"].integer ?? 0),
-                    sealedContent: row["sealed_content"].blob ?? [],
-                    createdAt: Date(milliseconds: row["created_at_ms"].integer ?? 0),
-                    expiresAt: Date(milliseconds: row["expires_at_ms"].integer ?? 0)
+                    authenticationLimit: Int(try row.integer("authentication_limit")),
+                    sealedContent: try row.blob("sealed_content"),
+                    createdAt: Date(milliseconds: try row.integer("created_at_ms")),
+                    expiresAt: Date(milliseconds: try row.integer("expires_at_ms"))
                 )
             }
         }

@@ -67,20 +67,20 @@ final class SQLiteTransactionStore: TransactionStore {
             )
             return try rows.first.map { row in
                 StoredOrder(
-                    version: row["version"].integer ?? 0,
+                    version: try row.integer("version"),
                     state: OrderState(
-                        amountMinorUnits: row["amount_minor"].integer ?? 0,
-                        currency: row["currency"].text ?? "",
+                        amountMinorUnits: try row.integer("amount_minor"),
+                        currency: try row.text("currency"),
                         status: try StoredColumn.decode(OrderStatus.self, row["status"].text, column: "orders.status"),
-                        totalAuthorizedMinorUnits: row["total_authorized_minor"].integer ?? 0,
-                        totalCapturedMinorUnits: row["total_captured_minor"].integer ?? 0,
-                        totalRefundedMinorUnits: row["total_refunded_minor"].integer ?? 0,
-                        walletProvider: row["wallet_provider"].text,
-                        reference: row["reference"].text,
-                        creationTime: Date(milliseconds: row["created_at_ms"].integer ?? 0)
+                        totalAuthorizedMinorUnits: try row.integer("total_authorized_minor"),
+                        totalCapturedMinorUnits: try row.integer("total_captured_minor"),
+                        totalRefundedMinorUnits: try row.integer("total_refunded_minor"),
+                        walletProvider: try row.optionalText("wallet_provider"),
+                        reference: try row.optionalText("reference"),
+                        creationTime: Date(milliseconds: try row.integer("created_at_ms"))
                     ),
-                    lastUpdatedTime: Date(milliseconds: row["updated_at_ms"].integer ?? 0),
-                    hasSuccessfulInitialTransaction: row["initial_succeeded"].integer == 1
+                    lastUpdatedTime: Date(milliseconds: try row.integer("updated_at_ms")),
+                    hasSuccessfulInitialTransaction: try row.bool("initial_succeeded")
                 )
             }
         }
@@ -96,12 +96,12 @@ final class SQLiteTransactionStore: TransactionStore {
                 [.text(merchantId), .text(orderId)]
             ).map { row in
                 TransactionSummary(
-                    transactionId: row["transaction_id"].text ?? "",
+                    transactionId: try row.text("transaction_id"),
                     type: try StoredColumn.decode(TransactionType.self, row["type"].text, column: "transactions.type"),
-                    amountMinorUnits: row["amount_minor"].integer ?? 0,
-                    succeeded: row["succeeded"].integer == 1,
-                    voided: row["voided"].integer == 1,
-                    responseBody: row["response_body"].blob ?? []
+                    amountMinorUnits: try row.integer("amount_minor"),
+                    succeeded: try row.bool("succeeded"),
+                    voided: try row.bool("voided"),
+                    responseBody: try row.blob("response_body")
                 )
             }
         }
@@ -187,8 +187,8 @@ final class SQLiteTransactionStore: TransactionStore {
             """,
             [.text(merchantId), .text(orderId), .text(transactionId)]
         )
-        return rows.first.map {
-            StoredTransaction(requestHash: $0["request_hash"].blob ?? [], responseBody: $0["response_body"].blob ?? [])
+        return try rows.first.map {
+            StoredTransaction(requestHash: try $0.blob("request_hash"), responseBody: try $0.blob("response_body"))
         }
     }
 
