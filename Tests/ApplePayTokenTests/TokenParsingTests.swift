@@ -31,6 +31,40 @@ struct TokenParsingTests {
         object["header"] = header
     }
 
+    @Test("a token from its text fields is the token its JSON gives, with the same checks and field names")
+    func fromTextFields() throws {
+        let valid = Self.valid
+        let header = valid["header"] as! [String: String]
+        func fields(_ mutate: (inout PaymentToken.TextFields) -> Void = { _ in }) -> PaymentToken.TextFields {
+            var fields = PaymentToken.TextFields(
+                version: valid["version"] as? String,
+                data: valid["data"] as? String,
+                signature: valid["signature"] as? String,
+                header: .init(
+                    ephemeralPublicKey: header["ephemeralPublicKey"],
+                    publicKeyHash: header["publicKeyHash"],
+                    transactionId: header["transactionId"]
+                )
+            )
+            mutate(&fields)
+            return fields
+        }
+        #expect(try PaymentToken(fields: fields()) == parse { _ in })
+        #expect(throws: ApplePayTokenError.self) { try PaymentToken(fields: fields { $0.header?.publicKeyHash = nil }) }
+        do {
+            _ = try PaymentToken(fields: fields { $0.header?.transactionId = "not hex" })
+            Issue.record("a transactionId that is not hex was accepted")
+        } catch {
+            #expect(error.field == "header.transactionId")
+        }
+        do {
+            _ = try PaymentToken(fields: fields { $0.header?.wrappedKey = "AAAA" })
+            Issue.record("an EC_v1 token with a wrappedKey was accepted")
+        } catch {
+            #expect(error.field == "header.wrappedKey")
+        }
+    }
+
     @Test("a valid token decodes every field")
     func valid() throws {
         let token = try parse { _ in }

@@ -114,6 +114,11 @@ struct RadialCreditCardAuthTests {
             let transactions = order.value("transaction") as? [[String: Any]]
             #expect(transactions?.count == 1)
             #expect((transactions?.first?["transaction"] as? [String: Any])?["id"] as? String == "1234567")
+            // Decrypted once, to read the amount, and handed to the processor decrypted: one
+            // signature verification in all (a second would show as a chain cache hit).
+            let scrape = PrometheusSamples(try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) })
+            let names = GatewayMetrics.Names.self
+            #expect(scrape.value(names.chainCacheMisses) + scrape.value(names.chainCacheHits) == 1)
         }
         let stored = try await gateway.services.store.order(merchantId: TestGateway.merchantId, orderId: "seed-1")
         #expect(stored != nil)

@@ -24,7 +24,7 @@ extension PaymentToken {
             }
             throw ApplePayTokenError(.malformedToken, "the token is not valid JSON", field: "paymentToken")
         }
-        try self.init(validating: try RawToken(value))
+        try self.init(fields: try RawToken(value).fields)
     }
 
     /// SubjectPublicKeyInfo DER of a P-256 key with an uncompressed point, as Apple sends it.
@@ -32,7 +32,10 @@ extension PaymentToken {
     /// Twice what Apple sends: the bound on an identifier whose length Apple does not document.
     static let maxTransactionIdLength = 64
 
-    private init(validating raw: RawToken) throws(ApplePayTokenError) {
+    /// A token from its fields as text, for an API that carries them apart rather than as Apple's
+    /// JSON (Radial's `WalletPaymentInformation`): every check the JSON gets, without writing
+    /// JSON only to parse it back. An absent field is nil; errors name fields as the JSON does.
+    public init(fields raw: TextFields) throws(ApplePayTokenError) {
         guard let versionText = raw.version else { throw missing("version") }
         guard let version = Version(rawValue: versionText) else {
             throw ApplePayTokenError(
@@ -113,33 +116,64 @@ extension PaymentToken {
     }
 }
 
-/// The token as JSON, every field optional so that a missing one is reported by name.
+extension PaymentToken {
+    /// A token's fields as the text Apple writes them (base64, or hex for the header's
+    /// transactionId and applicationData), each optional so that a missing one is reported by name.
+    public struct TextFields: Sendable, Hashable {
+        public struct Header: Sendable, Hashable {
+            public var ephemeralPublicKey: String?
+            public var wrappedKey: String?
+            public var publicKeyHash: String?
+            public var transactionId: String?
+            public var applicationData: String?
+
+            public init(
+                ephemeralPublicKey: String? = nil,
+                wrappedKey: String? = nil,
+                publicKeyHash: String? = nil,
+                transactionId: String? = nil,
+                applicationData: String? = nil
+            ) {
+                self.ephemeralPublicKey = ephemeralPublicKey
+                self.wrappedKey = wrappedKey
+                self.publicKeyHash = publicKeyHash
+                self.transactionId = transactionId
+                self.applicationData = applicationData
+            }
+        }
+        public var version: String?
+        public var data: String?
+        public var signature: String?
+        public var header: Header?
+
+        public init(version: String?, data: String?, signature: String?, header: Header?) {
+            self.version = version
+            self.data = data
+            self.signature = signature
+            self.header = header
+        }
+    }
+}
+
+/// The token as JSON, read into its text fields.
 /// Unknown keys are ignored: Apple may add header fields, and they are not signed content.
 private struct RawToken {
-    struct Header {
-        var ephemeralPublicKey: String?
-        var wrappedKey: String?
-        var publicKeyHash: String?
-        var transactionId: String?
-        var applicationData: String?
-    }
-    var version: String?
-    var data: String?
-    var signature: String?
-    var header: Header?
+    let fields: PaymentToken.TextFields
 
     init(_ value: JSONValue) throws(ApplePayTokenError) {
         guard case .object(let token) = value else {
             throw ApplePayTokenError(.malformedToken, "the token is not a JSON object", field: "paymentToken")
         }
-        version = try Self.string(token, "version", path: "version")
-        data = try Self.string(token, "data", path: "data")
-        signature = try Self.string(token, "signature", path: "signature")
+        // In this order, so that of several wrong fields the same one is named as before.
+        let version = try Self.string(token, "version", path: "version")
+        let data = try Self.string(token, "data", path: "data")
+        let signature = try Self.string(token, "signature", path: "signature")
+        let header: PaymentToken.TextFields.Header?
         switch token["header"] {
         case nil, .null:
             header = nil
         case .object(let fields):
-            header = Header(
+            header = PaymentToken.TextFields.Header(
                 ephemeralPublicKey: try Self.string(fields, "ephemeralPublicKey", path: "header.ephemeralPublicKey"),
                 wrappedKey: try Self.string(fields, "wrappedKey", path: "header.wrappedKey"),
                 publicKeyHash: try Self.string(fields, "publicKeyHash", path: "header.publicKeyHash"),
@@ -149,6 +183,7 @@ private struct RawToken {
         default:
             throw ApplePayTokenError(.malformedToken, "header must be an object", field: "header")
         }
+        fields = PaymentToken.TextFields(version: version, data: data, signature: signature, header: header)
     }
 
     private static func string(

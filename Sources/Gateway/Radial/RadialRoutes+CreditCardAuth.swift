@@ -23,9 +23,15 @@ extension RadialRoutes {
             source = .card(card)
             orderIdPath = "\(rootName)/PaymentContext/OrderId"
         case .wallet(let wallet):
-            source = .applePayToken(wallet.token, applicationData: nil)
             orderIdPath = "\(rootName)/OrderId"
-            if amount == nil { amount = try await tokenAmount(wallet, merchant: merchant) }
+            if amount == nil {
+                // Decrypted here to read the amount, and handed on decrypted: once per request.
+                let decrypted = try await decrypt(wallet, merchant: merchant)
+                amount = try tokenAmount(decrypted)
+                source = .decryptedApplePayToken(decrypted)
+            } else {
+                source = .applePayToken(wallet.token, applicationData: nil)
+            }
         }
         guard let amount else { throw RadialFault.invalid("\(rootName)/Amount", "is required") }
         let payment = PaymentRequest(
@@ -57,16 +63,18 @@ extension RadialRoutes {
         return Self.xml(.ok, XMLWriter.document(reply.output))
     }
 
-    /// A wallet request without `Amount` authorizes what the token says: the token is verified
-    /// and decrypted to read it (the processor then verifies it again, with every other check).
-    private func tokenAmount(_ wallet: RadialWalletToken, merchant: Merchant) async throws(RadialFault) -> Amount {
-        let root = RadialCreditCardAuthRequest.root
-        let decrypted: DecryptedPaymentToken
+    private func decrypt(_ wallet: RadialWalletToken, merchant: Merchant) async throws(RadialFault) -> DecryptedPaymentToken {
         do {
-            decrypted = try await decryptor.decrypt(wallet.token, using: merchant.keyRing)
+            return try await decryptor.decrypt(wallet.token, using: merchant.keyRing)
         } catch {
-            throw RadialFault(TokenRejection(error), root: root, walletPath: wallet.path)
+            throw RadialFault(TokenRejection(error), root: RadialCreditCardAuthRequest.root, walletPath: wallet.path)
         }
+    }
+
+    /// A wallet request without `Amount` authorizes what the token says (the processor still
+    /// checks the rest: currency, replay).
+    private func tokenAmount(_ decrypted: DecryptedPaymentToken) throws(RadialFault) -> Amount {
+        let root = RadialCreditCardAuthRequest.root
         let payment = decrypted.paymentData
         guard let currency = Currency(numericCode: payment.currencyCode) else {
             throw RadialFault.invalid(

@@ -2,9 +2,9 @@ import ApplePayToken
 
 /// `WalletPaymentInformation` reassembled into the Apple Pay token it was split from: Radial's
 /// clients send `paymentData`'s parts as elements, the token library reads the token Apple
-/// specifies. The parts are put back into that JSON and parsed by the library, so the same checks
-/// (base64, hex, lengths, version) apply as to a token posted whole, and a part it refuses is
-/// named by its element.
+/// specifies. The parts go to the library as the token's text fields, so the same checks
+/// (base64, hex, lengths, version) apply as to a token posted whole, with no JSON written and
+/// parsed back, and a part it refuses is named by its element.
 struct RadialWalletToken: Sendable {
     let token: PaymentToken
     /// Where the token's parts are in the request (`CreditCardAuthRequest/WalletPaymentInformation`).
@@ -22,21 +22,21 @@ struct RadialWalletToken: Sendable {
                 tokenRejection: .library(code: .unsupportedVersion, reason: "only EC_v1 tokens can be sent as WalletPaymentInformation")
             )
         }
-        func part(_ name: String) -> JSONValue {
-            .string((element.childText(name) ?? "").filter { !$0.isWhitespace })
+        func part(_ name: String) -> String {
+            (element.childText(name) ?? "").filter { !$0.isWhitespace }
         }
-        let json = JSONValue.object([
-            "version": .string(version),
-            "data": part("Data"),
-            "signature": part("Signature"),
-            "header": .object([
-                "ephemeralPublicKey": part("EphemeralPublicKey"),
-                "publicKeyHash": part("PublicKeyHash"),
-                "transactionId": part("ApplePayTransactionId"),
-            ]),
-        ])
+        let fields = PaymentToken.TextFields(
+            version: version,
+            data: part("Data"),
+            signature: part("Signature"),
+            header: .init(
+                ephemeralPublicKey: part("EphemeralPublicKey"),
+                publicKeyHash: part("PublicKeyHash"),
+                transactionId: part("ApplePayTransactionId")
+            )
+        )
         do {
-            token = try PaymentToken(parsing: String(decoding: json.serialized(), as: UTF8.self))
+            token = try PaymentToken(fields: fields)
         } catch {
             throw RadialFault(
                 .tokenRejected,

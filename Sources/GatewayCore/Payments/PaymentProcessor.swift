@@ -169,36 +169,46 @@ package struct PaymentProcessor: Sendable {
             )
             return ResolvedCard(details: details, acquirerRequest: acquirerRequest, eci: device.eciIndicator)
         case .applePayToken(let token, let applicationData):
-            let decrypted = try await decrypt(token, context)
-            try checkTransaction(decrypted, request: request, applicationData: applicationData)
-            let payment = decrypted.paymentData
-            guard let expiry = CardExpiry(applePayDate: payment.applicationExpirationDate) else {
-                throw PaymentRejection.token(.malformedExpiry)
-            }
-            let masked = CardNumberMask.mask(payment.applicationPrimaryAccountNumber)
-            let format: CryptogramFormat = payment.paymentDataType == .emv ? .emv : .threeDSecure
-            let details = CardDetails(
-                maskedNumber: masked,
-                brand: CardBrand(cardNumber: payment.applicationPrimaryAccountNumber),
-                expiry: expiry,
-                nameOnCard: payment.cardholderName,
-                device: .init(maskedNumber: masked, expiry: expiry, cryptogramFormat: format)
-            )
-            let acquirerRequest = AcquirerRequest(
-                operation: request.operation,
-                amount: request.amount,
-                cardNumber: payment.applicationPrimaryAccountNumber,
-                expiry: expiry,
-                securityCode: nil,
-                isDevicePayment: true
-            )
-            return ResolvedCard(
-                details: details,
-                acquirerRequest: acquirerRequest,
-                applePayReplay: ApplePayReplayKey(decrypted),
-                eci: payment.eciIndicator
-            )
+            return try resolve(try await decrypt(token, context), request, applicationData: applicationData)
+        case .decryptedApplePayToken(let decrypted):
+            return try resolve(decrypted, request, applicationData: nil)
         }
+    }
+
+    /// A decrypted token's card, once Apple's steps 5 and 6 pass.
+    private func resolve(
+        _ decrypted: DecryptedPaymentToken,
+        _ request: PaymentRequest,
+        applicationData: [UInt8]?
+    ) throws -> ResolvedCard {
+        try checkTransaction(decrypted, request: request, applicationData: applicationData)
+        let payment = decrypted.paymentData
+        guard let expiry = CardExpiry(applePayDate: payment.applicationExpirationDate) else {
+            throw PaymentRejection.token(.malformedExpiry)
+        }
+        let masked = CardNumberMask.mask(payment.applicationPrimaryAccountNumber)
+        let format: CryptogramFormat = payment.paymentDataType == .emv ? .emv : .threeDSecure
+        let details = CardDetails(
+            maskedNumber: masked,
+            brand: CardBrand(cardNumber: payment.applicationPrimaryAccountNumber),
+            expiry: expiry,
+            nameOnCard: payment.cardholderName,
+            device: .init(maskedNumber: masked, expiry: expiry, cryptogramFormat: format)
+        )
+        let acquirerRequest = AcquirerRequest(
+            operation: request.operation,
+            amount: request.amount,
+            cardNumber: payment.applicationPrimaryAccountNumber,
+            expiry: expiry,
+            securityCode: nil,
+            isDevicePayment: true
+        )
+        return ResolvedCard(
+            details: details,
+            acquirerRequest: acquirerRequest,
+            applePayReplay: ApplePayReplayKey(decrypted),
+            eci: payment.eciIndicator
+        )
     }
 
     private func decrypt(_ token: PaymentToken, _ context: Context) async throws(PaymentRejection) -> DecryptedPaymentToken {

@@ -30,6 +30,9 @@ package struct PaymentRequest: Sendable {
         /// An Apple Pay token for the gateway to verify and decrypt, and the merchant's
         /// applicationData (raw bytes) when the request carries it.
         case applePayToken(PaymentToken, applicationData: [UInt8]?)
+        /// An Apple Pay token the front end has already verified and decrypted with this
+        /// merchant's keys (to read what it needed first): the rest of the checks still apply.
+        case decryptedApplePayToken(DecryptedPaymentToken)
         /// Apple Pay payment data the merchant decrypted itself.
         case devicePayment(DeviceCard)
         /// A card number typed in by the payer.
