@@ -80,9 +80,13 @@ struct HostileClientTests {
             let start = ContinuousClock.now
             let connection = try RawConnection(port: port)
             connection.send(Self.information)
-            let answer = connection.receive(timeout: .seconds(3)).text
+            let received = connection.receive(timeout: .seconds(3))
+            let answer = received.text
             let elapsed = ContinuousClock.now - start
-            #expect(answer.hasPrefix("HTTP/1.1 200"), "round \(round): \(answer.prefix(40))")
+            #expect(
+                answer.hasPrefix("HTTP/1.1 200"),
+                "round \(round) after \(elapsed): \(received.closed ? "closed" : "open") with \(answer.prefix(40)); log: \(server.output.suffix(1500))"
+            )
             #expect(elapsed < .seconds(1), "round \(round) took \(elapsed)")
             try await Task.sleep(for: .milliseconds(300))
         }
