@@ -75,6 +75,16 @@ struct ProcessorTests {
         #expect(APIVersion("61")!.description == "61")
     }
 
+    @Test("one operation type: each MPGS spelling names the processor that takes it")
+    func operations() {
+        #expect(APIOperation.allCases.map(\.rawValue) == ["AUTHORIZE", "PAY", "VERIFY", "CAPTURE", "REFUND", "VOID"])
+        for operation in APIOperation.allCases { #expect(APIOperation(rawValue: operation.rawValue) == operation) }
+        #expect(APIOperation(rawValue: "PAY") == .initial(.pay))
+        #expect(APIOperation(rawValue: "VOID") == .followOn(.void))
+        #expect(APIOperation(rawValue: "pay") == nil)
+        #expect(APIOperation(rawValue: "UPDATE_AUTHORIZATION") == nil)
+    }
+
     @Test("an identical retry gets the stored answer; the same id with other details is refused")
     func retries() async throws {
         let processors = try Processors.sqlite()

@@ -62,7 +62,8 @@ struct GatewayRoutes: Sendable {
             )
         )
         let processed: ProcessedTransaction
-        if let paymentOperation = PaymentRequest.Operation(rawValue: operation.rawValue) {
+        switch operation {
+        case .initial(let paymentOperation):
             var session: SessionService.OpenSession?
             if let sessionId = reader.text("session.id") {
                 // A retry is answered from the store: the session may be gone after its use.
@@ -87,14 +88,13 @@ struct GatewayRoutes: Sendable {
                 throw error
             }
             if let session { await retireIfUsed(session, processed, logger: context.logger) }
-        } else if reader.value("session") != nil {
-            throw GatewayError.unsupported("session.id", operation.rawValue, "A session pays only AUTHORIZE, PAY or VERIFY")
-        } else if let followOn = FollowOnRequest.Operation(rawValue: operation.rawValue) {
+        case .followOn(let followOn):
+            if reader.value("session") != nil {
+                throw GatewayError.unsupported("session.id", operation.rawValue, "A session pays only AUTHORIZE, PAY or VERIFY")
+            }
             var request = try FollowOnRequest.reading(reader, operation: followOn)
             request.echo = RequestEcho(catalogue.echo(of: reader.root, shape: shape))
             processed = try await orderOperations.process(request, transaction, logger: context.logger)
-        } else {
-            throw GatewayError.invalidValue("apiOperation", operation.rawValue, "Operation is not supported")
         }
         return Self.json(.created, bytes: processed.responseBody)
     }

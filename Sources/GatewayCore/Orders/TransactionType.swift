@@ -22,12 +22,39 @@ package enum TransactionType: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// MPGS's `apiOperation`: what a client asks for.
-package enum APIOperation: String, Sendable, Hashable, CaseIterable {
-    case authorize = "AUTHORIZE"
-    case pay = "PAY"
-    case verify = "VERIFY"
-    case capture = "CAPTURE"
-    case refund = "REFUND"
-    case void = "VOID"
+/// MPGS's `apiOperation`: what a client asks for. One type for every operation, whose cases say
+/// which processor takes it: a front end switches on them instead of bridging enums by their text.
+package enum APIOperation: Sendable, Hashable, CaseIterable, RawRepresentable {
+    /// AUTHORIZE, PAY or VERIFY: opens the order.
+    case initial(PaymentRequest.Operation)
+    /// CAPTURE, REFUND or VOID: acts on the order as stored.
+    case followOn(FollowOnRequest.Operation)
+
+    package static let authorize = APIOperation.initial(.authorize)
+    package static let pay = APIOperation.initial(.pay)
+    package static let verify = APIOperation.initial(.verify)
+    package static let capture = APIOperation.followOn(.capture)
+    package static let refund = APIOperation.followOn(.refund)
+    package static let void = APIOperation.followOn(.void)
+
+    package static let allCases: [APIOperation] =
+        PaymentRequest.Operation.allCases.map(initial) + FollowOnRequest.Operation.allCases.map(followOn)
+
+    /// The operation as MPGS spells it (`AUTHORIZE`, ...); nil for any other text.
+    package init?(rawValue: String) {
+        if let operation = PaymentRequest.Operation(rawValue: rawValue) {
+            self = .initial(operation)
+        } else if let operation = FollowOnRequest.Operation(rawValue: rawValue) {
+            self = .followOn(operation)
+        } else {
+            return nil
+        }
+    }
+
+    package var rawValue: String {
+        switch self {
+        case .initial(let operation): operation.rawValue
+        case .followOn(let operation): operation.rawValue
+        }
+    }
 }

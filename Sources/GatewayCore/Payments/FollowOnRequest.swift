@@ -5,13 +5,7 @@ package struct FollowOnRequest: Sendable, Hashable {
         case refund = "REFUND"
         case void = "VOID"
 
-        package var apiOperation: APIOperation {
-            switch self {
-            case .capture: .capture
-            case .refund: .refund
-            case .void: .void
-            }
-        }
+        package var apiOperation: APIOperation { .followOn(self) }
     }
 
     package var operation: Operation

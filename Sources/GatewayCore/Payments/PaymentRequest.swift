@@ -16,13 +16,7 @@ package struct PaymentRequest: Sendable {
             }
         }
 
-        package var apiOperation: APIOperation {
-            switch self {
-            case .authorize: .authorize
-            case .pay: .pay
-            case .verify: .verify
-            }
-        }
+        package var apiOperation: APIOperation { .initial(self) }
     }
 
     /// The three ways to pay.
