@@ -170,6 +170,9 @@ final class RequestPartsWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     private let maxPipelined: Int
     /// Requests read whose response has not been written yet.
     private var unanswered = 0
+    /// Closed for pipelining too far ahead: what the decoder had already parsed from the same
+    /// read is dropped, neither served nor noticed once per request.
+    private var closing = false
 
     init(_ deadlines: RequestDeadlines, admission: ConnectionAdmission, maxPipelined: Int = .max) {
         self.deadlines = deadlines
@@ -178,6 +181,7 @@ final class RequestPartsWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if closing { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
             deadlines.headArrived(expectedBodyBytes: head.headerFields[.contentLength].flatMap { Int($0) })
@@ -186,6 +190,7 @@ final class RequestPartsWatcher: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             unanswered += 1
             guard unanswered <= maxPipelined else {
+                closing = true
                 admission.notices.notice("more than \(maxPipelined) requests sent ahead of their responses")
                 context.close(promise: nil)
                 return
