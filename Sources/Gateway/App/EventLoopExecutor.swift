@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 
-/// Swift concurrency's jobs run on the server's event loop threads, as the generic executor.
+/// Swift concurrency's jobs run on the server's event loop threads, as the global executor.
 ///
 /// Hummingbird reads a request on an event loop and hands it to a task; by default that task
 /// runs on Swift's own thread pool, and its response goes back to the event loop: two thread
@@ -10,11 +10,8 @@ import NIOPosix
 /// global executor the task runs where its bytes arrived. Nothing the gateway runs in a task
 /// blocks a thread: SQLite works on its own queues, and PostgreSQL is NIO already.
 ///
-/// NIO offers this hook itself, but runs each job isolated to the event loop's serial executor.
-/// Every nonisolated async function runs on the generic executor, so each call into one, and each
-/// return from one, then counted as a change of executor: the task was suspended and queued on
-/// the same loop again, 76 times per card AUTHORIZE (gdb, 3 with this hook). Run as the generic
-/// executor, those hops cost a comparison.
+/// Installed through SwiftNIO's own API, which owns the runtime hook and keeps it in step with
+/// the Swift versions it supports; the gateway no longer writes into the runtime itself.
 enum EventLoopExecutor {
     /// Installed at most once per process, before the server starts.
     static let installed: Bool = {
@@ -25,31 +22,8 @@ enum EventLoopExecutor {
         if ProcessInfo.processInfo.environment["NIO_SINGLETON_GROUP_LOOP_COUNT"] == nil, let allowed = allowedCPUCount() {
             NIOSingletons.groupLoopCountSuggestion = allowed
         }
-        return installGlobalHook()
+        return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }()
-
-    /// The runtime's `swift_task_enqueueGlobal_hook`: called with each job meant for the global
-    /// concurrent executor, and the runtime's own enqueue (unused).
-    private typealias EnqueueGlobalHook = @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
-
-    /// The generic executor's reference (identity and implementation both zero), as the runtime's
-    /// own thread pool runs global jobs: `UnownedSerialExecutor` is frozen as those two words.
-    private static let generic = unsafeBitCast((0, 0) as (Int, Int), to: UnownedSerialExecutor.self)
-
-    private static func installGlobalHook() -> Bool {
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook") else { return false }
-        let slot = symbol.assumingMemoryBound(to: UnsafeRawPointer?.self)
-        // Someone else's hook stays: two cannot both decide where jobs run.
-        guard slot.pointee == nil else { return false }
-        // A thin function is one code pointer: the runtime calls it as one.
-        slot.pointee = withUnsafeBytes(of: enqueueOnEventLoop) { $0.load(as: UnsafeRawPointer.self) }
-        return true
-    }
-
-    private static let enqueueOnEventLoop: EnqueueGlobalHook = { job, _ in
-        // `any()` is the current loop when called on one, so a task stays on its loop.
-        MultiThreadedEventLoopGroup.singleton.any().execute { job.runSynchronously(on: generic) }
-    }
 
     /// The CPUs this process's affinity mask allows (taskset, a CPU manager's pinning), from
     /// `Cpus_allowed` in /proc/self/status; nil where there is no such file.

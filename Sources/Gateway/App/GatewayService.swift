@@ -23,7 +23,8 @@ public enum GatewayService {
     /// the requests in flight finish (for at most `server.shutdownGracePeriodSeconds`, then they
     /// are cancelled), and closes the store.
     public static func serve(_ overrides: Overrides) async throws {
-        _ = EventLoopExecutor.installed
+        // On the main thread: NIO installs its executor only from there (it checks, on Darwin).
+        _ = await MainActor.run { EventLoopExecutor.installed }
         let configuration = try await loadConfiguration(overrides)
         try StartupClaims.probeListenAddress(host: configuration.host, port: configuration.port)
         if case .sqlite(let path) = try configuration.storeLocation { try StartupClaims.lockSQLiteFile(path) }
