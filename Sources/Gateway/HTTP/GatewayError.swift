@@ -67,6 +67,15 @@ extension GatewayError {
         invalid(PaymentProcessor.tokenField, "Apple Pay token rejected: \(rejection.code): \(rejection.reason)")
     }
 
+    /// A token the front end could not parse: worded as every rejection, and marked for the
+    /// route to report (the core never saw it).
+    static func unparsableToken(_ error: ApplePayTokenError) -> GatewayError {
+        let rejection = TokenRejection(error)
+        var refused = tokenRejected(rejection)
+        refused.unparsedTokenRejection = rejection
+        return refused
+    }
+
     static func invalidValue(_ field: String, _ value: String, _ reason: String) -> GatewayError {
         invalid(field, "Value '\(value.prefix(64))' is invalid. \(reason)")
     }

@@ -129,10 +129,7 @@ extension PaymentRequest {
         do {
             return try PaymentToken(parsing: text)
         } catch {
-            let rejection = TokenRejection(error)
-            var refused = GatewayError.tokenRejected(rejection)
-            refused.unparsedTokenRejection = rejection
-            throw refused
+            throw GatewayError.unparsableToken(error)
         }
     }
 

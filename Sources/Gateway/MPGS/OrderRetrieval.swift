@@ -9,11 +9,11 @@ enum OrderRetrieval {
         var body = order.state.jsonFields(orderId: orderId, lastUpdatedTime: order.lastUpdatedTime)
         body["merchant"] = .string(merchantId)
         body["result"] = .string("SUCCESS")
-        let responses = try transactions.map { body in
+        let responses = try transactions.map { bytes in
             do {
-                return try JSONValue(parsing: body)
+                return try JSONValue(parsing: bytes)
             } catch {
-                throw UnreadableStoredValue(column: "transactions.response_body", value: "\(body.count) bytes that are not JSON")
+                throw UnreadableStoredValue(column: "transactions.response_body", value: "\(bytes.count) bytes that are not JSON")
             }
         }
         body["transaction"] = .array(responses)

@@ -15,11 +15,15 @@ struct RadialWalletToken: Sendable {
         let version = element.childText("Version") ?? ""
         // Seed 002 carries EphemeralPublicKey only: an RSA_v1 token's wrappedKey has no element.
         guard version == PaymentToken.Version.ecV1.rawValue else {
+            let rejection = TokenRejection.library(
+                code: .unsupportedVersion,
+                reason: "only EC_v1 tokens can be sent as WalletPaymentInformation"
+            )
             throw RadialFault(
                 .tokenRejected,
                 element: "\(path)/Version",
-                "UNSUPPORTED_VERSION: only EC_v1 tokens can be sent as WalletPaymentInformation",
-                tokenRejection: .library(code: .unsupportedVersion, reason: "only EC_v1 tokens can be sent as WalletPaymentInformation")
+                "\(rejection.code): \(rejection.reason)",
+                tokenRejection: rejection
             )
         }
         func part(_ name: String) -> String {
