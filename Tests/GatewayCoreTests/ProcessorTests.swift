@@ -46,11 +46,12 @@ struct ProcessorTests {
         }
         #expect(record.succeeded && first.recordedSuccess)
         let retry = try await processors.payments.process(Processors.card(.pay, cents: 1_000), context, logger: .init(label: "test"))
-        guard case .replayed(let stored) = retry else {
+        guard case .replayed(let receipt, let body) = retry else {
             Issue.record("a retry was not replayed: \(retry)")
             return
         }
-        #expect(stored.responseBody == record.responseBody)
+        #expect(body == record.response.bytes)
+        #expect(receipt == record.receipt)
         // A retry moved nothing this time, whatever the first answer said.
         #expect(!retry.recordedSuccess)
 

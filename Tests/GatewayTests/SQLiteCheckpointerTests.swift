@@ -20,7 +20,7 @@ struct SQLiteCheckpointerTests {
         let records = 1500
         for index in 0..<records {
             var record = StoreTests.record(order: "order-\(index)", applePay: "apple-\(index)")
-            record.responseBody = Array(repeating: UInt8(ascii: "x"), count: 4096)
+            record.response.bytes = Array(repeating: UInt8(ascii: "x"), count: 4096)
             #expect(try await store.record(record) == .recorded)
             try await Task.sleep(for: .milliseconds(1))
             let patience = ContinuousClock.now + .seconds(10)
@@ -40,7 +40,7 @@ struct SQLiteCheckpointerTests {
         let reopened = try SQLiteTransactionStore(path: path)
         for index in stride(from: 0, to: records, by: 97) {
             let stored = try await reopened.transaction(merchantId: "M", orderId: "order-\(index)", transactionId: "1")
-            #expect(stored?.responseBody.count == 4096)
+            #expect(stored?.response.bytes.count == 4096)
         }
         #expect(try await reopened.isUsed("apple-\(records - 1)"))
         await reopened.close()

@@ -9,25 +9,43 @@ import Testing
 struct StoreTests {
     static func record(order: String, transaction: String = "1", applePay: String? = nil) -> TransactionRecord {
         TransactionRecord(
+            receipt: receipt(order: order, transaction: transaction),
+            operation: "PAY",
+            requestHash: Array("hash-\(order)-\(transaction)".utf8),
+            response: StoredResponse(format: ResponseFormat(rawValue: "TEST"), bytes: Array("body-\(order)".utf8)),
+            eciIndicator: nil,
+            applePayReplay: applePay.map(ApplePayReplayKey.named),
+            isInitial: true,
+            voidsTarget: false,
+            expectedOrderVersion: nil
+        )
+    }
+
+    /// A typed transaction with a value in every optional column, so a column the stores drop shows.
+    static func receipt(order: String, transaction: String) -> TransactionReceipt {
+        var outcome = AcquirerOutcome(gatewayCode: "APPROVED", acquirerCode: "00", acquirerMessage: "Approved", authorizedMinorUnits: 100)
+        outcome.authorizationCode = "123456"
+        outcome.receipt = "000001"
+        outcome.stan = "42"
+        outcome.securityCodeResult = .match
+        return TransactionReceipt(
             merchantId: "M",
             orderId: order,
             transactionId: transaction,
-            operation: "PAY",
-            requestHash: Array("hash-\(order)-\(transaction)".utf8),
-            responseBody: Array("body-\(order)".utf8),
-            result: "SUCCESS",
-            gatewayCode: "APPROVED",
-            amountMinorUnits: 100,
-            currency: "USD",
-            succeeded: true,
-            eciIndicator: nil,
-            applePayReplay: applePay.map(ApplePayReplayKey.named),
-            time: Date(milliseconds: 1_700_000_000_000),
-            isInitial: true,
+            version: APIVersion("61")!,
             transactionType: "PAYMENT",
+            amount: Amount(minorUnits: 100, currency: Currency(code: "USD")!),
+            transactionSource: "INTERNET",
+            transactionReference: "ref-\(transaction)",
             targetTransactionId: nil,
-            voidsTarget: false,
-            expectedOrderVersion: nil,
+            card: CardDetails(
+                maskedNumber: "512345xxxxxx0008",
+                brand: CardBrand(name: "MAESTRO"),
+                expiry: CardExpiry(month: 1, year: 39),
+                nameOnCard: "A Payer",
+                device: .init(maskedNumber: "512345xxxxxx0008", expiry: CardExpiry(month: 2, year: 40), cryptogramFormat: .emv)
+            ),
+            outcome: outcome,
             order: OrderState(
                 amountMinorUnits: 100,
                 currency: "USD",
@@ -35,10 +53,12 @@ struct StoreTests {
                 totalAuthorizedMinorUnits: 100,
                 totalCapturedMinorUnits: 100,
                 totalRefundedMinorUnits: 0,
-                walletProvider: nil,
-                reference: nil,
+                walletProvider: "APPLE_PAY",
+                reference: "order-ref",
                 creationTime: Date(milliseconds: 1_700_000_000_000)
-            )
+            ),
+            time: Date(milliseconds: 1_700_000_000_000),
+            echo: RequestEcho(.object(["billing": .object(["address": .object(["city": .string("Paris")])])]))
         )
     }
 
@@ -71,7 +91,7 @@ struct StoreTests {
         let reopened = try await fixture.open()
         for index in 0..<20 {
             let stored = try await reopened.transaction(merchantId: "M", orderId: "distinct-\(index)", transactionId: "1")
-            #expect(stored?.responseBody == Array("body-distinct-\(index)".utf8))
+            #expect(stored?.response.bytes == Array("body-distinct-\(index)".utf8))
         }
         let tokenOrders = try await (20..<40).asyncCount { try await reopened.order(merchantId: "M", orderId: "token-\($0)") != nil }
         #expect(tokenOrders == 1)
@@ -146,7 +166,9 @@ struct StoreTests {
         #expect(transactions.map(\.transactionId) == ["auth", "capture", "void"])
         #expect(transactions.map(\.voided) == [false, true, false])
         #expect(transactions.map(\.type) == ["AUTHORIZATION", "CAPTURE", "VOID_CAPTURE"])
-        #expect(transactions.last?.responseBody == Array("body-v".utf8))
+        // Every column comes back as written, on both stores.
+        #expect(transactions.last?.receipt == void.receipt)
+        #expect(transactions.first?.receipt == authorization.receipt)
     }
 
     @Test("a database from a newer gateway is refused rather than misread", arguments: StoreKind.allCases)
@@ -183,8 +205,8 @@ struct SQLiteMigrationTests {
                 """
                 INSERT INTO orders VALUES ('M', 'old-order', 'USD', 5656, 'AUTHORIZED', 5656, 0, 0, 'APPLE_PAY', NULL, 1,
                     1700000000000, 1700000000000);
-                INSERT INTO transactions VALUES ('M', 'old-order', '1', 'AUTHORIZE', x'00', CAST('{}' AS BLOB), 'SUCCESS',
-                    'APPROVED', 5656, 'USD', '07', 'apple-old', 1700000000000);
+                INSERT INTO transactions VALUES ('M', 'old-order', '1', 'AUTHORIZE', x'00', CAST('\(Self.schema1Response)' AS BLOB),
+                    'SUCCESS', 'APPROVED', 5656, 'USD', '07', 'apple-old', 1700000000000);
                 INSERT INTO apple_pay_transactions VALUES ('apple-old', 'M', 'old-order', '1', 1700000000000);
                 """
             )
@@ -201,7 +223,22 @@ struct SQLiteMigrationTests {
         #expect(order.version == 1)
         #expect(order.state.totalAuthorizedMinorUnits == 5656)
         #expect(try await store.isUsed("apple-old"))
+        // The typed columns, filled from the response that release stored.
+        let receipt = try #require(transactions.first?.receipt)
+        #expect(receipt.version.number == 45)
+        #expect(receipt.card.maskedNumber == "520424xxxxxx1488" && receipt.card.expiry == nil)
+        #expect(receipt.order.totalAuthorizedMinorUnits == 5656 && receipt.order.status == "AUTHORIZED")
+        #expect(receipt.transactionSource == "INTERNET")
     }
+
+    /// An AUTHORIZE response as schema 1's release wrote it: no expiry, no transaction source.
+    static let schema1Response = [
+        #"{"merchant":"M","order":{"amount":56.56,"currency":"USD","id":"old-order","status":"AUTHORIZED","#,
+        #""totalAuthorizedAmount":56.56,"totalCapturedAmount":0.0,"totalRefundedAmount":0.0,"walletProvider":"APPLE_PAY"},"#,
+        #""response":{"gatewayCode":"APPROVED"},"result":"SUCCESS","sourceOfFunds":{"provided":{"card":{"brand":"MASTERCARD","#,
+        #""number":"520424xxxxxx1488","scheme":"MASTERCARD"}},"type":"CARD"},"transaction":{"amount":56.56,"currency":"USD","#,
+        #""id":"1","type":"AUTHORIZATION"},"version":"45"}"#,
+    ].joined()
 }
 
 @Suite("Replay record pruning")

@@ -25,7 +25,6 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
     let environment = ProcessingEnvironment(
         store: services.store,
         clock: services.clock,
-        encoder: MPGSResponseEncoder(),
         observer: services.metrics
     )
     let sessions = SessionService(

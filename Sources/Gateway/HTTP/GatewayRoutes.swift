@@ -59,7 +59,8 @@ struct GatewayRoutes: Sendable {
             fingerprint: fingerprinter.fingerprint(
                 canonical: reader.root.removingSecurityCodes().serialized(),
                 legacyHashInput: reader.root.serialized()
-            )
+            ),
+            encoding: MPGSResponseEncoder()
         )
         let processed: ProcessedTransaction
         switch operation {
@@ -72,7 +73,7 @@ struct GatewayRoutes: Sendable {
                     orderId: orderId,
                     transactionId: transactionId
                 ) {
-                    return Self.json(.created, bytes: try transaction.retry(stored))
+                    return Self.json(.created, bytes: try transaction.retry(stored).responseBody)
                 }
                 let opened = try await paymentSession(sessionId, merchant: merchant, version: reader.text("session.version"))
                 reader = RequestReader(checked: SessionContent.merged(opened.content, reader.root))
@@ -113,7 +114,8 @@ struct GatewayRoutes: Sendable {
         return operation
     }
 
-    /// The transaction's response as it was returned when it was processed.
+    /// The transaction's response as it was returned when it was processed (rendered from the
+    /// stored transaction when another API processed it).
     private func getTransaction(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let (_, merchant, orderId) = try orderPath(request, context)
         let transactionId = try Self.identifier(context, "transactionId", field: "transaction.id")
@@ -124,7 +126,7 @@ struct GatewayRoutes: Sendable {
                 transactionId: transactionId
             )
         else { throw GatewayError.notFound("No transaction '\(transactionId)' on order '\(orderId)'") }
-        return Self.json(.ok, bytes: stored.responseBody)
+        return Self.json(.ok, bytes: stored.responseBody(in: MPGSResponseEncoder()))
     }
 
     private func getOrder(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
@@ -135,11 +137,11 @@ struct GatewayRoutes: Sendable {
         let transactions = try await processor.store.transactions(merchantId: merchant.id, orderId: orderId)
         return Self.json(
             .ok,
-            try OrderRetrieval.json(
+            OrderRetrieval.json(
                 merchantId: merchant.id,
                 orderId: orderId,
                 order: order,
-                transactions: transactions.map(\.responseBody)
+                transactions: transactions.map(\.receipt)
             )
         )
     }

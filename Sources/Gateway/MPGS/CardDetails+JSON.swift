@@ -6,8 +6,9 @@ extension CardDetails {
     var json: JSONValue {
         var card: [String: JSONValue] = [
             "brand": .string(brand.brand), "scheme": .string(brand.scheme), "fundingMethod": .string("UNKNOWN"),
-            "number": .string(maskedNumber), "expiry": expiry.json, "storedOnFile": .string("NOT_STORED"),
+            "number": .string(maskedNumber), "storedOnFile": .string("NOT_STORED"),
         ]
+        if let expiry { card["expiry"] = expiry.json }
         if let nameOnCard { card["nameOnCard"] = .string(nameOnCard) }
         if let device {
             card["encryption"] = .string("DEVICE")

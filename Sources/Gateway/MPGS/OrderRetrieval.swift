@@ -1,25 +1,17 @@
 import ApplePayToken
+import GatewayCore
 
-/// The "Retrieve Order" response: the order as it stands now, with every transaction response
-/// recorded on it.
+/// The "Retrieve Order" response: the order as it stands now, with every transaction on it,
+/// each rendered from its stored receipt as its response was.
 enum OrderRetrieval {
-    /// A stored response that does not parse fails the request (SERVER_FAILED, logged with a
-    /// support code) rather than leave its transaction out of the order without a word.
-    static func json(merchantId: String, orderId: String, order: StoredOrder, transactions: [[UInt8]]) throws -> JSONValue {
+    static func json(merchantId: String, orderId: String, order: StoredOrder, transactions: [TransactionReceipt]) -> JSONValue {
         var body = order.state.jsonFields(orderId: orderId, lastUpdatedTime: order.lastUpdatedTime)
         body["merchant"] = .string(merchantId)
         body["result"] = .string("SUCCESS")
-        let responses = try transactions.map { bytes in
-            do {
-                return try JSONValue(parsing: bytes)
-            } catch {
-                throw UnreadableStoredValue(column: "transactions.response_body", value: "\(bytes.count) bytes that are not JSON")
-            }
-        }
-        body["transaction"] = .array(responses)
-        // The order as its latest response described it: billing, customer, ... at the top, and
+        body["transaction"] = .array(transactions.map { TransactionResponse($0).jsonValue })
+        // The order as its latest transaction described it: billing, customer, ... at the top, and
         // the order's own fields (description, item, ...) beside its id and amounts.
-        var described = responses.last.map(RequestCatalogue.transactionRequest.orderEcho) ?? .object([:])
+        var described = transactions.last.map { RequestCatalogue.transactionRequest.orderEcho(of: $0.echo.json) } ?? .object([:])
         if case .object(var groups) = described, case .object(let orderFields)? = groups.removeValue(forKey: "order") {
             described = JSONValue.object(groups).overlaid(with: .object(orderFields))
         }

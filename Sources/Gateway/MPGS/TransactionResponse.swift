@@ -4,8 +4,18 @@ import GatewayCore
 
 /// The MPGS transaction response body: what the core's receipts look like on the wire.
 struct MPGSResponseEncoder: TransactionResponseEncoding {
+    static let format = ResponseFormat(rawValue: "MPGS_JSON")
+
+    var format: ResponseFormat { Self.format }
+
     func encode(_ receipt: TransactionReceipt) -> [UInt8] {
         TransactionResponse(receipt).serialized()
+    }
+
+    /// A follow-on repeats the order's description (billing, customer, order.description, ...)
+    /// as its latest transaction left it, under what this request sends.
+    func followOnEcho(_ request: RequestEcho, latest: RequestEcho) -> RequestEcho {
+        RequestEcho(RequestCatalogue.transactionRequest.orderEcho(of: latest.json).overlaid(with: request.json))
     }
 }
 
@@ -20,13 +30,12 @@ struct TransactionResponse {
     var transactionSource: String
     var transactionReference: String?
     var targetTransactionId: String?
-    /// The card, as the initial transaction's response described it.
-    var sourceOfFunds: JSONValue
+    var card: CardDetails
     var outcome: AcquirerOutcome
     var order: OrderState
     var time: Date
-    /// What the response returns of the request, over the order's description from its latest
-    /// response (follow-ons): billing, customer, shipping, order.description, ...
+    /// What the response returns of the request, over the order's description as its latest
+    /// transaction left it (follow-ons): billing, customer, shipping, order.description, ...
     var echo: JSONValue
 
     init(_ receipt: TransactionReceipt) {
@@ -39,19 +48,11 @@ struct TransactionResponse {
         transactionSource = receipt.transactionSource
         transactionReference = receipt.transactionReference
         targetTransactionId = receipt.targetTransactionId
-        switch receipt.card {
-        case .details(let card):
-            sourceOfFunds = card.json
-        case .asFirstRecorded(let body):
-            // The card is the order's: as the first transaction's response described it.
-            sourceOfFunds = body.flatMap { try? JSONValue(parsing: $0) }?["sourceOfFunds"] ?? .object([:])
-        }
+        card = receipt.card
         outcome = receipt.outcome
         order = receipt.order
         time = receipt.time
-        let catalogue = RequestCatalogue.transactionRequest
-        let earlier = receipt.earlierResponseBody.flatMap { try? JSONValue(parsing: $0) }.map(catalogue.orderEcho) ?? .object([:])
-        echo = earlier.overlaid(with: receipt.echo.json)
+        echo = receipt.echo.json
     }
 
     /// The body's bytes: the gateway's members laid over the echo (what the gateway decided wins
@@ -59,6 +60,11 @@ struct TransactionResponse {
     /// `JSONValue.serialized()` gives for the same object.
     func serialized() -> [UInt8] {
         members.laid(over: echo).serialized()
+    }
+
+    /// The body as a value, for Retrieve Order's list of transactions.
+    var jsonValue: JSONValue {
+        members.laid(over: echo).jsonValue
     }
 
     private var members: JSONMembers {
@@ -99,7 +105,7 @@ struct TransactionResponse {
 
         var body = JSONMembers([
             "merchant": .string(merchantId), "result": .string(outcome.result.rawValue),
-            "sourceOfFunds": sourceOfFunds, "timeOfRecord": timestamp,
+            "sourceOfFunds": card.json, "timeOfRecord": timestamp,
             "timeOfLastUpdate": timestamp, "version": .string(version.description),
             "gatewayEntryPoint": .string("WEB_SERVICES_API"),
         ])

@@ -19,24 +19,30 @@ enum PostgresRecordWriter {
     /// statement, so one round trip, committed before it returns when the outcome is `.recorded`.
     static func write(_ record: TransactionRecord, _ client: PostgresClient, _ logger: Logger) async throws -> RecordOutcome {
         let rows = try await client.execute(RecordStatement(record: record), logger: logger)
-        var outcome: RecordOutcome?
-        for try await (name, hash, body) in rows {
-            switch try OutcomeName(decoding: name) {
-            case .recorded: outcome = .recorded
-            case .duplicate:
-                outcome = .duplicateTransaction(
-                    StoredTransaction(
-                        requestHash: hash.map { Array($0.readableBytesView) } ?? [],
-                        responseBody: body.map { Array($0.readableBytesView) } ?? []
-                    )
+        var answer: RecordStatement.Row?
+        for try await row in rows { answer = row }
+        guard let (name, joined) = answer else { throw UnreadableStoredValue(column: "gateway_record.outcome", value: "no row") }
+        switch name {
+        case .recorded: return .recorded
+        case .duplicate:
+            if let joined { return .duplicateTransaction(joined) }
+            // The statement's snapshot predates a duplicate committed while the function waited
+            // for the order's lock (two identical requests racing): read it now.
+            let stored = try await client.withConnection { connection in
+                try await PostgresTransactionStore.storedTransaction(
+                    connection,
+                    logger,
+                    record.merchantId,
+                    record.orderId,
+                    record.transactionId
                 )
-            case .orderAlreadySucceeded: outcome = .orderAlreadySucceeded
-            case .orderChanged: outcome = .orderChanged
-            case .applePayReplay: outcome = .applePayReplay
             }
+            guard let stored else { throw UnreadableStoredValue(column: "transactions", value: "a duplicate that is not there") }
+            return .duplicateTransaction(stored)
+        case .orderAlreadySucceeded: return .orderAlreadySucceeded
+        case .orderChanged: return .orderChanged
+        case .applePayReplay: return .applePayReplay
         }
-        guard let outcome else { throw UnreadableStoredValue(column: "gateway_record.outcome", value: "no row") }
-        return outcome
     }
 
     /// The outcomes `gateway_record` returns, as it spells them. A name this build does not know
@@ -57,18 +63,27 @@ enum PostgresRecordWriter {
     /// The parameters are typed as the function declares them, so a first call with NULLs
     /// prepares the same statement as any other.
     struct RecordStatement: PostgresPreparedStatement {
-        static let name = "gateway_record_digest"
-        static let sql = """
-            SELECT outcome, stored_hash, stored_body FROM gateway_record(
-                $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-                $23, $24, $25, $26, $27, $28, $29, $30)
-            """
-        static let bindingDataTypes: [PostgresDataType] = [
-            .text, .text, .text, .text, .bytea, .bytea, .text, .text, .int8, .text, .text, .text, .int8, .text, .bool,
-            .text, .bool, .bool, .int8, .text, .int8, .text, .int8, .int8, .int8, .text, .text, .int8, .bool,
-            .text,
-        ]
-        typealias Row = (String, ByteBuffer?, ByteBuffer?)
+        static let name = "gateway_record_typed"
+        /// A duplicate's stored transaction comes back in the same round trip: joined on the
+        /// identifiers (parameters 1 to 3) when the function says it is there. One line, so
+        /// PostgreSQL's statement log shows the call.
+        static let sql =
+            "SELECT r.outcome, \(storedColumns.map { "t." + $0 }.joined(separator: ", ")) "
+            + "FROM gateway_record(\((1...(bindingDataTypes.count)).map { "$\($0)" }.joined(separator: ", "))) r "
+            + "LEFT JOIN transactions t ON r.outcome = 'duplicate' "
+            + "AND t.merchant_id = $1 AND t.order_id = $2 AND t.transaction_id = $3"
+        static let storedColumns =
+            ReceiptColumns.identityColumns + ReceiptColumns.names + [
+                "request_hash", "response_format", "response_body",
+            ]
+        /// The function's parameters (migration step 8): the record's, then the receipt's columns.
+        static let bindingDataTypes: [PostgresDataType] =
+            [
+                .text, .text, .text, .text, .bytea, .bytea, .text, .text, .int8, .text, .text, .text, .int8, .text, .bool,
+                .text, .bool, .bool, .int8, .text, .int8, .text, .int8, .int8, .int8, .text, .text, .int8, .bool,
+                .text, .text,
+            ] + ReceiptColumns.columns.map { $0.kind == .text ? .text : .int8 }
+        typealias Row = (OutcomeName, StoredTransaction?)
 
         let record: TransactionRecord
 
@@ -77,23 +92,34 @@ enum PostgresRecordWriter {
             // In the function's parameter order; nil binds NULL.
             let values: [(any PostgresDynamicTypeEncodable)?] = [
                 record.merchantId, record.orderId, record.transactionId, record.operation.rawValue,
-                ByteBuffer(bytes: record.requestHash), ByteBuffer(bytes: record.responseBody), record.result.rawValue,
+                ByteBuffer(bytes: record.requestHash), ByteBuffer(bytes: record.response.bytes), record.result.rawValue,
                 record.gatewayCode.rawValue, record.amountMinorUnits, record.currency, record.eciIndicator,
                 record.applePayReplay?.transactionId, record.time.milliseconds, record.transactionType.rawValue, record.succeeded,
                 record.targetTransactionId, record.voidedTransactionId != nil, record.isInitial, record.expectedOrderVersion,
                 order.currency, order.amountMinorUnits, order.status.rawValue, order.totalAuthorizedMinorUnits,
                 order.totalCapturedMinorUnits, order.totalRefundedMinorUnits, order.walletProvider, order.reference,
                 order.creationTime.milliseconds, record.opensOrder, record.applePayReplay?.dataDigestHex,
+                record.response.format.rawValue,
             ]
-            var bindings = PostgresBindings(capacity: values.count)
+            var bindings = PostgresBindings(capacity: values.count + ReceiptColumns.names.count)
             for value in values {
                 if let value { bindings.append(value) } else { bindings.appendNull() }
+            }
+            for value in ReceiptColumns.values(record.receipt) {
+                switch value {
+                case .text(let text): bindings.append(text)
+                case .integer(let integer): bindings.append(integer)
+                case .null: bindings.appendNull()
+                }
             }
             return bindings
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            try row.decode(Row.self)
+            let columns = PostgresStoredRow(row)
+            let name = try OutcomeName(decoding: try columns.text("outcome"))
+            guard try columns.optionalBytes("request_hash") != nil else { return (name, nil) }
+            return (name, try PostgresTransactionStore.storedTransaction(columns))
         }
     }
 }

@@ -122,25 +122,15 @@ final class PostgresTransactionStore: TransactionStore {
         try await run { client in
             let rows = try await client.query(
                 """
-                SELECT transaction_id, type, amount_minor, succeeded, voided, response_body FROM transactions
+                SELECT \(unescaped: ReceiptColumns.selectList), voided FROM transactions
                 WHERE merchant_id = \(merchantId) AND order_id = \(orderId) ORDER BY created_at_ms, sequence
                 """,
                 logger: self.logger
             )
             var summaries: [TransactionSummary] = []
             for try await row in rows {
-                let columns = row.makeRandomAccess()
-                let type = try columns["type"].decode(String.self)
-                summaries.append(
-                    TransactionSummary(
-                        transactionId: try columns["transaction_id"].decode(String.self),
-                        type: try StoredColumn.decode(TransactionType.self, type, column: "transactions.type"),
-                        amountMinorUnits: try columns["amount_minor"].decode(Int64.self),
-                        succeeded: try columns["succeeded"].decode(Bool.self),
-                        voided: try columns["voided"].decode(Bool.self),
-                        responseBody: Array(try columns["response_body"].decode(ByteBuffer.self).readableBytesView)
-                    )
-                )
+                let columns = PostgresStoredRow(row)
+                summaries.append(TransactionSummary(receipt: try ReceiptColumns.receipt(columns), voided: try columns.bool("voided")))
             }
             return summaries
         }
@@ -195,6 +185,18 @@ final class PostgresTransactionStore: TransactionStore {
         }
     }
 
+    /// The transaction a row with the receipt's columns and the stored response holds.
+    static func storedTransaction(_ columns: PostgresStoredRow) throws -> StoredTransaction {
+        StoredTransaction(
+            requestHash: try columns.bytes("request_hash"),
+            response: StoredResponse(
+                format: ResponseFormat(rawValue: try columns.text("response_format")),
+                bytes: try columns.bytes("response_body")
+            ),
+            receipt: try ReceiptColumns.receipt(columns)
+        )
+    }
+
     static func storedTransaction(
         _ connection: PostgresConnection,
         _ logger: Logger,
@@ -204,19 +206,14 @@ final class PostgresTransactionStore: TransactionStore {
     ) async throws -> StoredTransaction? {
         let rows = try await connection.query(
             """
-            SELECT request_hash, response_body FROM transactions
+            SELECT \(unescaped: ReceiptColumns.selectList), request_hash, response_format, response_body
+            FROM transactions
             WHERE merchant_id = \(merchantId) AND order_id = \(orderId) AND transaction_id = \(transactionId)
             """,
             logger: logger
         )
         var stored: StoredTransaction?
-        for try await row in rows {
-            let columns = row.makeRandomAccess()
-            stored = StoredTransaction(
-                requestHash: Array(try columns["request_hash"].decode(ByteBuffer.self).readableBytesView),
-                responseBody: Array(try columns["response_body"].decode(ByteBuffer.self).readableBytesView)
-            )
-        }
+        for try await row in rows { stored = try storedTransaction(PostgresStoredRow(row)) }
         return stored
     }
 

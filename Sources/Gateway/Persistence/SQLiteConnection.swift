@@ -214,12 +214,20 @@ enum SQLiteValue: Sendable, Hashable {
 
 extension SQLiteValue {
     init(_ text: String?) { self = text.map(SQLiteValue.text) ?? .null }
+
+    init(_ value: StoredValue) {
+        switch value {
+        case .text(let text): self = .text(text)
+        case .integer(let integer): self = .integer(integer)
+        case .null: self = .null
+        }
+    }
 }
 
 /// A result row whose columns are read by name, so a change to the select list cannot shift them,
 /// and as the type the column must hold: a NULL or a value of another type (a row written by
 /// something else) throws ``UnreadableStoredValue`` instead of reading as 0 or "".
-struct SQLiteRow {
+struct SQLiteRow: StoredRow {
     let columns: [String: Int]
     let values: [SQLiteValue]
 
@@ -244,6 +252,15 @@ struct SQLiteRow {
         case .null: nil
         case .text(let value): value
         default: throw unreadable(name, "text or NULL")
+        }
+    }
+
+    /// An integer, or NULL for a column that may be empty.
+    func optionalInteger(_ name: String) throws -> Int64? {
+        switch self[name] {
+        case .null: nil
+        case .integer(let value): value
+        default: throw unreadable(name, "an integer or NULL")
         }
     }
 

@@ -96,6 +96,41 @@ enum SQLiteMigrations {
         """
         CREATE INDEX transactions_unsealed_fingerprints ON transactions (created_at_ms) WHERE length(request_hash) = 32;
         """,
+        // 7: the transaction typed, column by column (ReceiptColumns), and the stored response
+        // tagged with the API whose bytes it is. Rows of earlier releases are filled from their
+        // MPGS response, once, here (LegacyReceiptColumns).
+        """
+        ALTER TABLE transactions ADD COLUMN response_format TEXT NOT NULL DEFAULT 'MPGS_JSON';
+        ALTER TABLE transactions ADD COLUMN api_version INTEGER;
+        ALTER TABLE transactions ADD COLUMN transaction_source TEXT;
+        ALTER TABLE transactions ADD COLUMN transaction_reference TEXT;
+        ALTER TABLE transactions ADD COLUMN card_number TEXT;
+        ALTER TABLE transactions ADD COLUMN card_brand TEXT;
+        ALTER TABLE transactions ADD COLUMN card_expiry_month INTEGER;
+        ALTER TABLE transactions ADD COLUMN card_expiry_year INTEGER;
+        ALTER TABLE transactions ADD COLUMN card_name TEXT;
+        ALTER TABLE transactions ADD COLUMN device_number TEXT;
+        ALTER TABLE transactions ADD COLUMN device_expiry_month INTEGER;
+        ALTER TABLE transactions ADD COLUMN device_expiry_year INTEGER;
+        ALTER TABLE transactions ADD COLUMN cryptogram_format TEXT;
+        ALTER TABLE transactions ADD COLUMN acquirer_code TEXT;
+        ALTER TABLE transactions ADD COLUMN acquirer_message TEXT;
+        ALTER TABLE transactions ADD COLUMN authorized_minor INTEGER;
+        ALTER TABLE transactions ADD COLUMN authorization_code TEXT;
+        ALTER TABLE transactions ADD COLUMN acquirer_receipt TEXT;
+        ALTER TABLE transactions ADD COLUMN stan TEXT;
+        ALTER TABLE transactions ADD COLUMN security_code_result TEXT;
+        ALTER TABLE transactions ADD COLUMN order_amount_minor INTEGER;
+        ALTER TABLE transactions ADD COLUMN order_currency TEXT;
+        ALTER TABLE transactions ADD COLUMN order_status TEXT;
+        ALTER TABLE transactions ADD COLUMN order_total_authorized_minor INTEGER;
+        ALTER TABLE transactions ADD COLUMN order_total_captured_minor INTEGER;
+        ALTER TABLE transactions ADD COLUMN order_total_refunded_minor INTEGER;
+        ALTER TABLE transactions ADD COLUMN order_wallet_provider TEXT;
+        ALTER TABLE transactions ADD COLUMN order_reference TEXT;
+        ALTER TABLE transactions ADD COLUMN order_created_at_ms INTEGER;
+        ALTER TABLE transactions ADD COLUMN echo TEXT;
+        """ + LegacyReceiptColumns.sqliteUpdate,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

@@ -59,25 +59,31 @@ enum SQLiteRecordWriter {
         return true
     }
 
-    private static func insertTransaction(_ connection: SQLiteConnection, _ record: TransactionRecord) throws {
-        try connection.query(
-            """
-            INSERT INTO transactions (merchant_id, order_id, transaction_id, operation, request_hash,
-                response_body, result, gateway_code, amount_minor, currency, eci_indicator,
-                apple_pay_transaction_id, created_at_ms, type, succeeded, target_transaction_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (merchant_id, order_id, transaction_id) DO NOTHING
-            """,
+    private static let insertTransactionSQL: String = {
+        let columns =
             [
-                .text(record.merchantId), .text(record.orderId), .text(record.transactionId),
-                .text(record.operation.rawValue), .blob(record.requestHash), .blob(record.responseBody),
-                .text(record.result.rawValue), .text(record.gatewayCode.rawValue), .integer(record.amountMinorUnits),
-                .text(record.currency), SQLiteValue(record.eciIndicator),
-                SQLiteValue(record.applePayReplay?.transactionId), .integer(record.time.milliseconds),
-                .text(record.transactionType.rawValue), .integer(record.succeeded ? 1 : 0),
-                SQLiteValue(record.targetTransactionId),
-            ]
-        )
+                "merchant_id", "order_id", "transaction_id", "operation", "request_hash", "response_format", "response_body",
+                "result", "gateway_code", "amount_minor", "currency", "eci_indicator", "apple_pay_transaction_id",
+                "created_at_ms", "type", "succeeded", "target_transaction_id",
+            ] + ReceiptColumns.names
+        return """
+            INSERT INTO transactions (\(columns.joined(separator: ", ")))
+            VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
+            ON CONFLICT (merchant_id, order_id, transaction_id) DO NOTHING
+            """
+    }()
+
+    private static func insertTransaction(_ connection: SQLiteConnection, _ record: TransactionRecord) throws {
+        let identity: [SQLiteValue] = [
+            .text(record.merchantId), .text(record.orderId), .text(record.transactionId),
+            .text(record.operation.rawValue), .blob(record.requestHash), .text(record.response.format.rawValue),
+            .blob(record.response.bytes), .text(record.result.rawValue), .text(record.gatewayCode.rawValue),
+            .integer(record.amountMinorUnits), .text(record.currency), SQLiteValue(record.eciIndicator),
+            SQLiteValue(record.applePayReplay?.transactionId), .integer(record.time.milliseconds),
+            .text(record.transactionType.rawValue), .integer(record.succeeded ? 1 : 0),
+            SQLiteValue(record.targetTransactionId),
+        ]
+        try connection.query(insertTransactionSQL, identity + ReceiptColumns.values(record.receipt).map(SQLiteValue.init))
     }
 
     /// The order as the record leaves it, written only if it is still as the core saw it: absent

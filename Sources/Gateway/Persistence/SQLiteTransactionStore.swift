@@ -90,19 +90,12 @@ final class SQLiteTransactionStore: TransactionStore {
         try await run { connection in
             try connection.rows(
                 """
-                SELECT transaction_id, type, amount_minor, succeeded, voided, response_body FROM transactions
+                SELECT \(ReceiptColumns.selectList), voided FROM transactions
                 WHERE merchant_id = ? AND order_id = ? ORDER BY created_at_ms, rowid
                 """,
                 [.text(merchantId), .text(orderId)]
             ).map { row in
-                TransactionSummary(
-                    transactionId: try row.text("transaction_id"),
-                    type: try StoredColumn.decode(TransactionType.self, row["type"].text, column: "transactions.type"),
-                    amountMinorUnits: try row.integer("amount_minor"),
-                    succeeded: try row.bool("succeeded"),
-                    voided: try row.bool("voided"),
-                    responseBody: try row.blob("response_body")
-                )
+                TransactionSummary(receipt: try ReceiptColumns.receipt(row), voided: try row.bool("voided"))
             }
         }
     }
@@ -182,13 +175,20 @@ final class SQLiteTransactionStore: TransactionStore {
     ) throws -> StoredTransaction? {
         let rows = try connection.rows(
             """
-            SELECT request_hash, response_body FROM transactions
+            SELECT \(ReceiptColumns.selectList), request_hash, response_format, response_body FROM transactions
             WHERE merchant_id = ? AND order_id = ? AND transaction_id = ?
             """,
             [.text(merchantId), .text(orderId), .text(transactionId)]
         )
-        return try rows.first.map {
-            StoredTransaction(requestHash: try $0.blob("request_hash"), responseBody: try $0.blob("response_body"))
+        return try rows.first.map { row in
+            StoredTransaction(
+                requestHash: try row.blob("request_hash"),
+                response: StoredResponse(
+                    format: ResponseFormat(rawValue: try row.text("response_format")),
+                    bytes: try row.blob("response_body")
+                ),
+                receipt: try ReceiptColumns.receipt(row)
+            )
         }
     }
 

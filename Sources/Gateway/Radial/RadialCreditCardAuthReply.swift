@@ -1,8 +1,24 @@
-import ApplePayToken
 import GatewayCore
 
-/// `CreditCardAuthReply`, from the stored MPGS response of the authorization (the same body a
-/// retry is answered from), so a first answer and a retried one are the same reply.
+/// Radial answers in its own XML: the reply is rendered from the transaction's receipt, and
+/// its bytes are what an identical retry through Radial gets.
+struct RadialResponseEncoder: TransactionResponseEncoding {
+    static let format = ResponseFormat(rawValue: "RADIAL_XML")
+
+    /// The request's schema version decides which elements the reply carries.
+    var schemaVersion: RadialSchemaVersion?
+
+    var format: ResponseFormat { Self.format }
+
+    func encode(_ receipt: TransactionReceipt) -> [UInt8] {
+        XMLWriter.document(RadialCreditCardAuthReply(receipt, schemaVersion: schemaVersion).output)
+    }
+
+    /// Radial has no follow-on operations; an order it opened is captured through MPGS.
+    func followOnEcho(_ request: RequestEcho, latest: RequestEcho) -> RequestEcho { request }
+}
+
+/// `CreditCardAuthReply`, from the authorization's receipt.
 struct RadialCreditCardAuthReply: Sendable {
     var orderId: String
     var gatewayCode: GatewayCode
@@ -13,29 +29,14 @@ struct RadialCreditCardAuthReply: Sendable {
     var brand: String
     var schemaVersion: RadialSchemaVersion?
 
-    /// Reads the fields the reply needs from the transaction's MPGS response.
-    init(orderId: String, mpgsResponse: [UInt8], schemaVersion: RadialSchemaVersion?) throws(RadialFault) {
-        guard let json = try? JSONValue(parsing: mpgsResponse),
-            case .string(let code)? = json["response"]?["gatewayCode"], let gatewayCode = GatewayCode(rawValue: code),
-            case .string(let currencyCode)? = json["transaction"]?["currency"], let currency = Currency(code: currencyCode)
-        else { throw RadialFault(.serverFailed, "the stored transaction could not be read") }
-        self.orderId = orderId
-        self.gatewayCode = gatewayCode
-        if case .string(let text)? = json["response"]?["cardSecurityCode"]?["gatewayCode"] {
-            securityCode = SecurityCodeResult(rawValue: text)
-        }
-        if case .string(let text)? = json["transaction"]?["authorizationCode"] { authorizationCode = text }
-        let scale = Double(Amount.powerOfTen(currency.exponent))
-        var authorizedMajor = 0.0
-        switch json["order"]?["totalAuthorizedAmount"] {
-        case .double(let value)?: authorizedMajor = value
-        case .integer(let value)?: authorizedMajor = Double(value)
-        default: break
-        }
-        authorized = Amount(minorUnits: Int64((authorizedMajor * scale).rounded()), currency: currency)
-        let card = json["sourceOfFunds"]?["provided"]?["card"]
-        if case .string(let number)? = card?["number"] { maskedNumber = number } else { maskedNumber = "" }
-        if case .string(let text)? = card?["brand"] { brand = text } else { brand = "UNKNOWN" }
+    init(_ receipt: TransactionReceipt, schemaVersion: RadialSchemaVersion?) {
+        orderId = receipt.orderId
+        gatewayCode = receipt.outcome.gatewayCode
+        securityCode = receipt.outcome.securityCodeResult
+        authorizationCode = receipt.outcome.authorizationCode
+        authorized = Amount(minorUnits: receipt.order.totalAuthorizedMinorUnits, currency: receipt.amount.currency)
+        maskedNumber = receipt.card.maskedNumber
+        brand = receipt.card.brand.brand
         self.schemaVersion = schemaVersion
     }
 

@@ -51,16 +51,14 @@ extension RadialRoutes {
             fingerprint: fingerprinter.fingerprint(
                 canonical: root.canonicalBytes(omitting: RadialCreditCardAuthRequest.securityCodeElements),
                 legacyHashInput: bytes
-            )
+            ),
+            encoding: RadialResponseEncoder(schemaVersion: auth.schemaVersion)
         )
-        let body: [UInt8]
         do {
-            body = try await processor.process(payment, transaction, logger: context.logger).responseBody
+            return Self.xml(.ok, try await processor.process(payment, transaction, logger: context.logger).responseBody)
         } catch let rejection as PaymentRejection {
             throw RadialFault(rejection, root: rootName, orderIdPath: orderIdPath, walletPath: walletPath)
         }
-        let reply = try RadialCreditCardAuthReply(orderId: auth.orderId, mpgsResponse: body, schemaVersion: auth.schemaVersion)
-        return Self.xml(.ok, XMLWriter.document(reply.output))
     }
 
     private func decrypt(_ wallet: RadialWalletToken, merchant: Merchant) async throws(RadialFault) -> DecryptedPaymentToken {

@@ -18,6 +18,11 @@ package struct CardBrand: Sendable, Hashable {
         case (_, 50, _, _), (_, 56...58, _, _), (_, 67, _, _): name = "MAESTRO"
         default: name = "UNKNOWN"
         }
+        self.init(name: name)
+    }
+
+    /// The brand by the name MPGS gives it (as stored); Maestro cards go through Mastercard's scheme.
+    package init(name: String) {
         brand = name
         scheme = name == "MAESTRO" ? "MASTERCARD" : name
     }

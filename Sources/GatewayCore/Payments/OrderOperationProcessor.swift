@@ -45,58 +45,47 @@ package struct OrderOperationProcessor: Sendable {
             orderId: context.orderId,
             transactionId: context.transactionId
         ) {
-            _ = try context.retry(stored)
-            return .replayed(stored)
+            return try context.retry(stored)
         }
         guard let order = try await environment.store.order(merchantId: merchantId, orderId: context.orderId),
             Currency(code: order.state.currency) != nil
         else { throw PaymentRejection.orderNotFound(context.orderId) }
         let transactions = try await environment.store.transactions(merchantId: merchantId, orderId: context.orderId)
+        // Every recorded order has its first transaction: the order row is written with it.
+        guard let first = transactions.first?.receipt, let latest = transactions.last?.receipt else {
+            throw PaymentRejection.orderNotFound(context.orderId)
+        }
         let plan = try OrderLedger.plan(request, order: order.state, transactions: transactions)
 
         let outcome = await context.merchant.acquirer.processFollowOn(type: plan.type, amount: plan.amount)
         let state = OrderLedger.orderAfterFollowOn(plan, outcome, order: order.state)
         let now = environment.now()
-        let body = environment.encoder.encode(
-            TransactionReceipt(
-                merchantId: merchantId,
-                orderId: context.orderId,
-                transactionId: context.transactionId,
-                version: context.version,
-                transactionType: plan.type,
-                amount: plan.amount,
-                transactionSource: request.transactionSource,
-                transactionReference: request.transactionReference,
-                targetTransactionId: plan.targetTransactionId,
-                card: .asFirstRecorded(responseBody: transactions.first?.responseBody),
-                outcome: outcome,
-                order: state,
-                time: now,
-                echo: request.echo,
-                earlierResponseBody: transactions.last?.responseBody
-            )
-        )
-        let record = TransactionRecord(
+        let receipt = TransactionReceipt(
             merchantId: merchantId,
             orderId: context.orderId,
             transactionId: context.transactionId,
+            version: context.version,
+            transactionType: plan.type,
+            amount: plan.amount,
+            transactionSource: request.transactionSource,
+            transactionReference: request.transactionReference,
+            targetTransactionId: plan.targetTransactionId,
+            card: first.card,
+            outcome: outcome,
+            order: state,
+            time: now,
+            echo: context.encoding.followOnEcho(request.echo, latest: latest.echo)
+        )
+        let record = TransactionRecord(
+            receipt: receipt,
             operation: request.operation.apiOperation,
             requestHash: context.fingerprint.value,
-            responseBody: body,
-            result: outcome.result,
-            gatewayCode: outcome.gatewayCode,
-            amountMinorUnits: plan.amount.minorUnits,
-            currency: plan.amount.currency.code,
-            succeeded: outcome.succeeded,
+            response: StoredResponse(format: context.encoding.format, bytes: context.encoding.encode(receipt)),
             eciIndicator: nil,
             applePayReplay: nil,
-            time: now,
             isInitial: false,
-            transactionType: plan.type,
-            targetTransactionId: plan.targetTransactionId,
             voidsTarget: plan.voidsTarget && outcome.succeeded,
-            expectedOrderVersion: order.version,
-            order: state
+            expectedOrderVersion: order.version
         )
         return try await environment.commit(record, context, logger: logger)
     }

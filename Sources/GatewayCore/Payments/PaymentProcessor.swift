@@ -42,8 +42,7 @@ package struct PaymentProcessor: Sendable {
         } catch {
             // A retry is answered as it was the first time, even when its token has expired since.
             if let stored = try await storedTransaction(context) {
-                _ = try context.retry(stored)
-                return .replayed(stored)
+                return try context.retry(stored)
             }
             throw error
         }
@@ -79,45 +78,32 @@ package struct PaymentProcessor: Sendable {
             request: request,
             createdAt: existingOrder?.state.creationTime ?? now
         )
-        let body = environment.encoder.encode(
-            TransactionReceipt(
-                merchantId: context.merchant.id,
-                orderId: context.orderId,
-                transactionId: context.transactionId,
-                version: context.version,
-                transactionType: request.operation.transactionType,
-                amount: request.amount,
-                transactionSource: request.transactionSource,
-                transactionReference: request.transactionReference,
-                targetTransactionId: nil,
-                card: .details(card.details),
-                outcome: outcome,
-                order: order,
-                time: now,
-                echo: request.echo
-            )
-        )
-        return TransactionRecord(
+        let receipt = TransactionReceipt(
             merchantId: context.merchant.id,
             orderId: context.orderId,
             transactionId: context.transactionId,
+            version: context.version,
+            transactionType: request.operation.transactionType,
+            amount: request.amount,
+            transactionSource: request.transactionSource,
+            transactionReference: request.transactionReference,
+            targetTransactionId: nil,
+            card: card.details,
+            outcome: outcome,
+            order: order,
+            time: now,
+            echo: request.echo
+        )
+        return TransactionRecord(
+            receipt: receipt,
             operation: request.operation.apiOperation,
             requestHash: context.fingerprint.value,
-            responseBody: body,
-            result: outcome.result,
-            gatewayCode: outcome.gatewayCode,
-            amountMinorUnits: request.amount.minorUnits,
-            currency: request.amount.currency.code,
-            succeeded: outcome.succeeded,
+            response: StoredResponse(format: context.encoding.format, bytes: context.encoding.encode(receipt)),
             eciIndicator: card.eci,
             applePayReplay: card.applePayReplay,
-            time: now,
             isInitial: true,
-            transactionType: request.operation.transactionType,
-            targetTransactionId: nil,
             voidsTarget: false,
-            expectedOrderVersion: existingOrder?.version,
-            order: order
+            expectedOrderVersion: existingOrder?.version
         )
     }
 

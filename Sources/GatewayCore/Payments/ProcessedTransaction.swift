@@ -4,14 +4,22 @@
 package enum ProcessedTransaction: Sendable {
     /// This request's transaction, now stored.
     case recorded(TransactionRecord)
-    /// The stored answer to an identical earlier request (a retry).
-    case replayed(StoredTransaction)
+    /// The stored answer to an identical earlier request (a retry), and its transaction.
+    case replayed(TransactionReceipt, responseBody: [UInt8])
 
     /// The bytes the client gets: the same for the first answer and every retry.
     package var responseBody: [UInt8] {
         switch self {
-        case .recorded(let record): record.responseBody
-        case .replayed(let stored): stored.responseBody
+        case .recorded(let record): record.response.bytes
+        case .replayed(_, let body): body
+        }
+    }
+
+    /// The transaction the answer is about, typed.
+    package var receipt: TransactionReceipt {
+        switch self {
+        case .recorded(let record): record.receipt
+        case .replayed(let receipt, _): receipt
         }
     }
 

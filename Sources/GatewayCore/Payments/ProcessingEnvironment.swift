@@ -1,27 +1,24 @@
 import Foundation
 import Logging
 
-/// What both processors work with: the store, the per-order locks they share, the clock, the
-/// front end's response encoder and its observer.
+/// What both processors work with: the store, the per-order locks they share, the clock and the
+/// front end's observer.
 package struct ProcessingEnvironment: Sendable {
     package let store: any TransactionStore
     /// Shared by both processors, so an AUTHORIZE and a CAPTURE on one order never interleave.
     package let locks: OrderLocks
     let clock: @Sendable () -> Date
-    let encoder: any TransactionResponseEncoding
     let observer: any PaymentObserver
 
     package init(
         store: any TransactionStore,
         locks: OrderLocks = OrderLocks(),
         clock: @escaping @Sendable () -> Date,
-        encoder: any TransactionResponseEncoding,
         observer: any PaymentObserver
     ) {
         self.store = store
         self.locks = locks
         self.clock = clock
-        self.encoder = encoder
         self.observer = observer
     }
 

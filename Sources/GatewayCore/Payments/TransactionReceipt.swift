@@ -1,16 +1,9 @@
 import Foundation
 
-/// Everything a transaction response says, typed. The front end's ``TransactionResponseEncoding``
-/// turns it into the exact bytes the client gets, which are stored with the transaction.
-package struct TransactionReceipt: Sendable {
-    /// Where the response's card description comes from.
-    package enum Card: Sendable {
-        /// An initial transaction: the card it was paid with.
-        case details(CardDetails)
-        /// A follow-on transaction: the card as the order's first response described it.
-        case asFirstRecorded(responseBody: [UInt8]?)
-    }
-
+/// One transaction, typed: everything any front end's response says about it. The stores keep it
+/// column by column, so follow-ons, Retrieve Order and every API render from it; the bytes one
+/// API answered with are kept beside it only for that API's identical retries.
+package struct TransactionReceipt: Sendable, Hashable {
     package var merchantId: String
     package var orderId: String
     package var transactionId: String
@@ -21,20 +14,58 @@ package struct TransactionReceipt: Sendable {
     package var transactionSource: String
     package var transactionReference: String?
     package var targetTransactionId: String?
-    package var card: Card
+    /// The order's card: an initial transaction's own, a follow-on's as the order's first transaction recorded it.
+    package var card: CardDetails
     package var outcome: AcquirerOutcome
+    /// The order as it stood after this transaction.
     package var order: OrderState
     package var time: Date
-    /// What the response returns of this request.
-    package var echo: RequestEcho = RequestEcho()
-    /// A follow-on: the order's latest response, whose description of the order (billing,
-    /// customer, ...) this response repeats.
-    package var earlierResponseBody: [UInt8]? = nil
+    /// What the response returns of the requests on the order so far (billing, customer, ...):
+    /// the front end merges a follow-on's over the order's latest (``TransactionResponseEncoding``).
+    package var echo: RequestEcho
+
+    package init(
+        merchantId: String,
+        orderId: String,
+        transactionId: String,
+        version: APIVersion,
+        transactionType: TransactionType,
+        amount: Amount,
+        transactionSource: String,
+        transactionReference: String?,
+        targetTransactionId: String?,
+        card: CardDetails,
+        outcome: AcquirerOutcome,
+        order: OrderState,
+        time: Date,
+        echo: RequestEcho
+    ) {
+        self.merchantId = merchantId
+        self.orderId = orderId
+        self.transactionId = transactionId
+        self.version = version
+        self.transactionType = transactionType
+        self.amount = amount
+        self.transactionSource = transactionSource
+        self.transactionReference = transactionReference
+        self.targetTransactionId = targetTransactionId
+        self.card = card
+        self.outcome = outcome
+        self.order = order
+        self.time = time
+        self.echo = echo
+    }
 }
 
-/// Turns a receipt into the response body the client gets (MPGS JSON for the REST front end).
+/// A front end's wire format for transaction responses (MPGS JSON, Radial XML).
 package protocol TransactionResponseEncoding: Sendable {
+    /// Names the format, so a stored response is replayed only to the API that produced it.
+    var format: ResponseFormat { get }
+    /// The response body the client gets.
     func encode(_ receipt: TransactionReceipt) -> [UInt8]
+    /// What a follow-on's response echoes: this request's echo over the order's description as
+    /// its latest transaction left it.
+    func followOnEcho(_ request: RequestEcho, latest: RequestEcho) -> RequestEcho
 }
 
 /// What the processors report as they go, for metrics; a front end supplies it.
@@ -57,25 +88,31 @@ package struct TransactionContext: Sendable {
     package var version: APIVersion
     /// What an identical retry must match (``RequestFingerprinter``).
     package var fingerprint: RequestFingerprint
+    /// The wire format the calling API answers in.
+    package var encoding: any TransactionResponseEncoding
 
     package init(
         merchant: Merchant,
         orderId: String,
         transactionId: String,
         version: APIVersion,
-        fingerprint: RequestFingerprint
+        fingerprint: RequestFingerprint,
+        encoding: any TransactionResponseEncoding
     ) {
         self.merchant = merchant
         self.orderId = orderId
         self.transactionId = transactionId
         self.version = version
         self.fingerprint = fingerprint
+        self.encoding = encoding
     }
 
-    /// An identical request gets the stored response; anything else under the same ids is refused.
-    package func retry(_ stored: StoredTransaction) throws(PaymentRejection) -> [UInt8] {
+    /// An identical request gets the stored answer, byte for byte when this API gave it (an
+    /// earlier release stored only MPGS bytes; another API renders the stored receipt), and
+    /// anything else under the same ids is refused.
+    package func retry(_ stored: StoredTransaction) throws(PaymentRejection) -> ProcessedTransaction {
         guard fingerprint.matches(stored.requestHash) else { throw .transactionIdReused(transactionId) }
-        return stored.responseBody
+        return .replayed(stored.receipt, responseBody: stored.responseBody(in: encoding))
     }
 
     /// The key the in-process order lock is taken on.

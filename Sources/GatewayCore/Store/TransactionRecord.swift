@@ -3,75 +3,78 @@ import Foundation
 /// Everything one processed transaction changes, as the core decided it: the stores write
 /// these values and check these preconditions, and decide nothing else.
 package struct TransactionRecord: Sendable {
-    package var merchantId: String
-    package var orderId: String
-    package var transactionId: String
+    /// The transaction itself, typed: the stores keep it column by column.
+    package var receipt: TransactionReceipt
     package var operation: APIOperation
     package var requestHash: [UInt8]
-    package var responseBody: [UInt8]
-    package var result: TransactionResult
-    package var gatewayCode: GatewayCode
-    package var amountMinorUnits: Int64
-    package var currency: String
-    package var succeeded: Bool
+    /// The bytes the calling API answered with, for its identical retries.
+    package var response: StoredResponse
     package var eciIndicator: String?
     /// The Apple Pay token this transaction used, if any: recorded, and refused if recorded before.
     package var applePayReplay: ApplePayReplayKey?
-    package var time: Date
     /// AUTHORIZE, PAY or VERIFY: the transaction that opens the order. Precondition: no initial
     /// transaction on the order has succeeded.
     package var isInitial: Bool
-    package var transactionType: TransactionType
-    package var targetTransactionId: String?
     /// A successful VOID marks its target voided.
     package var voidsTarget: Bool
     /// Precondition: the order version the transaction was decided on; nil when there was no order yet.
     package var expectedOrderVersion: Int64?
-    /// The order as it stands after this transaction.
-    package var order: OrderState
 
     package init(
-        merchantId: String,
-        orderId: String,
-        transactionId: String,
+        receipt: TransactionReceipt,
         operation: APIOperation,
         requestHash: [UInt8],
-        responseBody: [UInt8],
-        result: TransactionResult,
-        gatewayCode: GatewayCode,
-        amountMinorUnits: Int64,
-        currency: String,
-        succeeded: Bool,
+        response: StoredResponse,
         eciIndicator: String?,
         applePayReplay: ApplePayReplayKey?,
-        time: Date,
         isInitial: Bool,
-        transactionType: TransactionType,
-        targetTransactionId: String?,
         voidsTarget: Bool,
-        expectedOrderVersion: Int64?,
-        order: OrderState
+        expectedOrderVersion: Int64?
     ) {
-        self.merchantId = merchantId
-        self.orderId = orderId
-        self.transactionId = transactionId
+        self.receipt = receipt
         self.operation = operation
         self.requestHash = requestHash
-        self.responseBody = responseBody
-        self.result = result
-        self.gatewayCode = gatewayCode
-        self.amountMinorUnits = amountMinorUnits
-        self.currency = currency
-        self.succeeded = succeeded
+        self.response = response
         self.eciIndicator = eciIndicator
         self.applePayReplay = applePayReplay
-        self.time = time
         self.isInitial = isInitial
-        self.transactionType = transactionType
-        self.targetTransactionId = targetTransactionId
         self.voidsTarget = voidsTarget
         self.expectedOrderVersion = expectedOrderVersion
-        self.order = order
+    }
+
+    package var merchantId: String {
+        get { receipt.merchantId }
+        set { receipt.merchantId = newValue }
+    }
+    package var orderId: String {
+        get { receipt.orderId }
+        set { receipt.orderId = newValue }
+    }
+    package var transactionId: String {
+        get { receipt.transactionId }
+        set { receipt.transactionId = newValue }
+    }
+    package var transactionType: TransactionType {
+        get { receipt.transactionType }
+        set { receipt.transactionType = newValue }
+    }
+    package var targetTransactionId: String? {
+        get { receipt.targetTransactionId }
+        set { receipt.targetTransactionId = newValue }
+    }
+    package var amountMinorUnits: Int64 { receipt.amount.minorUnits }
+    package var currency: String { receipt.amount.currency.code }
+    package var gatewayCode: GatewayCode { receipt.outcome.gatewayCode }
+    package var result: TransactionResult { receipt.outcome.result }
+    package var succeeded: Bool { receipt.outcome.succeeded }
+    package var time: Date {
+        get { receipt.time }
+        set { receipt.time = newValue }
+    }
+    /// The order as it stands after this transaction.
+    package var order: OrderState {
+        get { receipt.order }
+        set { receipt.order = newValue }
     }
 
     /// Whether this transaction is the order's successful AUTHORIZE or PAY, after which no other
@@ -83,5 +86,10 @@ package struct TransactionRecord: Sendable {
     /// The transaction this one marks voided, if any.
     package var voidedTransactionId: String? {
         voidsTarget ? targetTransactionId : nil
+    }
+
+    /// What a retry of this transaction finds in the store.
+    package var stored: StoredTransaction {
+        StoredTransaction(requestHash: requestHash, response: response, receipt: receipt)
     }
 }

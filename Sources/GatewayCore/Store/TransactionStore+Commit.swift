@@ -37,8 +37,7 @@ extension TransactionStore {
             observer.transactionRecorded(operation: record.operation, gatewayCode: record.gatewayCode)
             return .recorded(record)
         case .duplicateTransaction(let stored):
-            _ = try context.retry(stored)
-            return .replayed(stored)
+            return try context.retry(stored)
         case .applePayReplay:
             throw PaymentRejection.token(.replayed)
         case .orderAlreadySucceeded:

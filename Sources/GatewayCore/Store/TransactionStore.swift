@@ -39,40 +39,41 @@ extension TransactionStore {
     package func close() async {}
 }
 
+/// A transaction already recorded under a request's identifiers: what a retry must match, the
+/// answer it gets, and the transaction itself, typed.
 package struct StoredTransaction: Sendable, Hashable {
     package var requestHash: [UInt8]
-    package var responseBody: [UInt8]
+    package var response: StoredResponse
+    package var receipt: TransactionReceipt
 
-    package init(requestHash: [UInt8], responseBody: [UInt8]) {
+    package init(requestHash: [UInt8], response: StoredResponse, receipt: TransactionReceipt) {
         self.requestHash = requestHash
-        self.responseBody = responseBody
+        self.response = response
+        self.receipt = receipt
+    }
+
+    /// The answer in `encoding`'s format: the stored bytes when that API gave them, else rendered
+    /// from the receipt (a transaction another API recorded, or an earlier release's MPGS bytes).
+    package func responseBody(in encoding: any TransactionResponseEncoding) -> [UInt8] {
+        response.format == encoding.format ? response.bytes : encoding.encode(receipt)
     }
 }
 
-/// A recorded transaction, as follow-on operations and order retrieval need it.
+/// A recorded transaction, as follow-on operations and order retrieval need it: typed, with
+/// whether a later VOID has voided it.
 package struct TransactionSummary: Sendable, Hashable {
-    package var transactionId: String
-    package var type: TransactionType
-    package var amountMinorUnits: Int64
-    package var succeeded: Bool
+    package var receipt: TransactionReceipt
     package var voided: Bool
-    package var responseBody: [UInt8]
 
-    package init(
-        transactionId: String,
-        type: TransactionType,
-        amountMinorUnits: Int64,
-        succeeded: Bool,
-        voided: Bool,
-        responseBody: [UInt8]
-    ) {
-        self.transactionId = transactionId
-        self.type = type
-        self.amountMinorUnits = amountMinorUnits
-        self.succeeded = succeeded
+    package init(receipt: TransactionReceipt, voided: Bool) {
+        self.receipt = receipt
         self.voided = voided
-        self.responseBody = responseBody
     }
+
+    package var transactionId: String { receipt.transactionId }
+    package var type: TransactionType { receipt.transactionType }
+    package var amountMinorUnits: Int64 { receipt.amount.minorUnits }
+    package var succeeded: Bool { receipt.outcome.succeeded }
 }
 
 package struct StoredOrder: Sendable, Hashable {

@@ -36,13 +36,30 @@ enum Ledger {
         succeeded: Bool = true,
         voided: Bool = false
     ) -> TransactionSummary {
-        TransactionSummary(
-            transactionId: id,
-            type: type,
-            amountMinorUnits: cents,
-            succeeded: succeeded,
-            voided: voided,
-            responseBody: []
+        let amount = dollars(cents)
+        return TransactionSummary(
+            receipt: TransactionReceipt(
+                merchantId: "M",
+                orderId: "o",
+                transactionId: id,
+                version: .latest,
+                transactionType: type,
+                amount: amount,
+                transactionSource: "INTERNET",
+                transactionReference: nil,
+                targetTransactionId: nil,
+                card: CardDetails(
+                    maskedNumber: "512345xxxxxx0008",
+                    brand: CardBrand(name: "MASTERCARD"),
+                    expiry: CardExpiry(month: 1, year: 39),
+                    nameOnCard: nil
+                ),
+                outcome: AcquirerOutcome(gatewayCode: succeeded ? .approved : .declined, authorizedMinorUnits: cents),
+                order: order(.captured, authorized: cents, captured: cents),
+                time: Date(milliseconds: 1_700_000_000_000),
+                echo: RequestEcho()
+            ),
+            voided: voided
         )
     }
 

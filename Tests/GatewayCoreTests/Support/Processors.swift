@@ -26,7 +26,6 @@ struct Processors: Sendable {
         let environment = ProcessingEnvironment(
             store: store,
             clock: { Date(milliseconds: 1_700_000_000_000) },
-            encoder: PlainTextEncoder(),
             observer: observer
         )
         payments = PaymentProcessor(environment, decryptor: ApplePayTokenDecryptor())
@@ -58,7 +57,8 @@ struct Processors: Sendable {
             fingerprint: fingerprinter.fingerprint(
                 canonical: Array((hash ?? "\(order)/\(transaction)").utf8),
                 legacyHashInput: []
-            )
+            ),
+            encoding: PlainTextEncoder()
         )
     }
 
@@ -104,6 +104,10 @@ struct Processors: Sendable {
 
 /// "TYPE GATEWAY_CODE STATUS": enough to tell what a processor decided.
 struct PlainTextEncoder: TransactionResponseEncoding {
+    var format: ResponseFormat { ResponseFormat(rawValue: "PLAIN_TEXT") }
+
+    func followOnEcho(_ request: RequestEcho, latest: RequestEcho) -> RequestEcho { request }
+
     func encode(_ receipt: TransactionReceipt) -> [UInt8] {
         Array("\(receipt.transactionType.rawValue) \(receipt.outcome.gatewayCode.rawValue) \(receipt.order.status.rawValue)".utf8)
     }

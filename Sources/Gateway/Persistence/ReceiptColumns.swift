@@ -1,0 +1,182 @@
+import ApplePayToken
+import Foundation
+import GatewayCore
+
+/// A stored row read column by column, by name, as the type the column must hold: a NULL where
+/// a value must be, or a value of another type, throws ``UnreadableStoredValue``. Both stores'
+/// rows conform, so a transaction is read back by one decoder.
+protocol StoredRow {
+    func text(_ column: String) throws -> String
+    func optionalText(_ column: String) throws -> String?
+    func integer(_ column: String) throws -> Int64
+    func optionalInteger(_ column: String) throws -> Int64?
+}
+
+/// A value written to a typed column, whichever store writes it.
+enum StoredValue: Sendable, Hashable {
+    case text(String)
+    case integer(Int64)
+    case null
+
+    init(_ text: String?) { self = text.map(StoredValue.text) ?? .null }
+    init(_ integer: Int64?) { self = integer.map(StoredValue.integer) ?? .null }
+    init(_ integer: Int?) { self = integer.map { .integer(Int64($0)) } ?? .null }
+}
+
+/// How a transaction's receipt is kept, the same on both stores: amounts in minor units beside
+/// their currency, the card summary, the acquirer's outcome and the order as the transaction
+/// left it, each in a typed column. Follow-ons, Retrieve Order and every API render from these;
+/// nothing reads a stored response back.
+///
+/// The identifying columns (merchant, order, transaction, type, amount, currency, gateway code,
+/// target, time) predate this list and are written beside it.
+enum ReceiptColumns {
+    /// What a column holds.
+    enum Kind { case text, integer }
+
+    /// The columns `values(_:)` fills, in its order.
+    static let columns: [(name: String, kind: Kind)] = [
+        ("api_version", .integer), ("transaction_source", .text), ("transaction_reference", .text),
+        ("card_number", .text), ("card_brand", .text), ("card_expiry_month", .integer), ("card_expiry_year", .integer),
+        ("card_name", .text), ("device_number", .text), ("device_expiry_month", .integer),
+        ("device_expiry_year", .integer), ("cryptogram_format", .text),
+        ("acquirer_code", .text), ("acquirer_message", .text), ("authorized_minor", .integer),
+        ("authorization_code", .text), ("acquirer_receipt", .text), ("stan", .text), ("security_code_result", .text),
+        ("order_amount_minor", .integer), ("order_currency", .text), ("order_status", .text),
+        ("order_total_authorized_minor", .integer), ("order_total_captured_minor", .integer),
+        ("order_total_refunded_minor", .integer), ("order_wallet_provider", .text), ("order_reference", .text),
+        ("order_created_at_ms", .integer), ("echo", .text),
+    ]
+
+    static let names = columns.map(\.name)
+
+    /// The older columns the receipt is also read from.
+    static let identityColumns = [
+        "merchant_id", "order_id", "transaction_id", "type", "amount_minor", "currency", "gateway_code",
+        "target_transaction_id", "created_at_ms",
+    ]
+
+    /// The select list ``receipt(_:)`` reads.
+    static let selectList = (identityColumns + names).joined(separator: ", ")
+
+    static func values(_ receipt: TransactionReceipt) -> [StoredValue] {
+        let card = receipt.card
+        let outcome = receipt.outcome
+        let order = receipt.order
+        return [
+            .integer(Int64(receipt.version.number)), .text(receipt.transactionSource), StoredValue(receipt.transactionReference),
+            .text(card.maskedNumber), .text(card.brand.brand), StoredValue(card.expiry?.month), StoredValue(card.expiry?.year),
+            StoredValue(card.nameOnCard),
+            StoredValue(card.device?.maskedNumber), StoredValue(card.device?.expiry.month),
+            StoredValue(card.device?.expiry.year), StoredValue(card.device?.cryptogramFormat.rawValue),
+            StoredValue(outcome.acquirerCode), StoredValue(outcome.acquirerMessage), .integer(outcome.authorizedMinorUnits),
+            StoredValue(outcome.authorizationCode), StoredValue(outcome.receipt), StoredValue(outcome.stan),
+            StoredValue(outcome.securityCodeResult?.rawValue),
+            .integer(order.amountMinorUnits), .text(order.currency), .text(order.status.rawValue),
+            .integer(order.totalAuthorizedMinorUnits), .integer(order.totalCapturedMinorUnits),
+            .integer(order.totalRefundedMinorUnits), StoredValue(order.walletProvider), StoredValue(order.reference),
+            .integer(order.creationTime.milliseconds), StoredValue(echoText(receipt.echo)),
+        ]
+    }
+
+    /// The receipt a `transactions` row holds.
+    static func receipt(_ row: some StoredRow) throws -> TransactionReceipt {
+        let currency = try decode(Currency.init(code:), try row.text("currency"), column: "currency")
+        return TransactionReceipt(
+            merchantId: try row.text("merchant_id"),
+            orderId: try row.text("order_id"),
+            transactionId: try row.text("transaction_id"),
+            version: try decode({ APIVersion(String($0)) }, try row.integer("api_version"), column: "api_version"),
+            transactionType: try decode(TransactionType.init(rawValue:), try row.text("type"), column: "type"),
+            amount: Amount(minorUnits: try row.integer("amount_minor"), currency: currency),
+            transactionSource: try row.text("transaction_source"),
+            transactionReference: try row.optionalText("transaction_reference"),
+            targetTransactionId: try row.optionalText("target_transaction_id"),
+            card: try card(row),
+            outcome: try outcome(row),
+            order: try order(row),
+            time: Date(milliseconds: try row.integer("created_at_ms")),
+            echo: try echo(row)
+        )
+    }
+
+    private static func card(_ row: some StoredRow) throws -> CardDetails {
+        var device: CardDetails.Device?
+        if let number = try row.optionalText("device_number") {
+            device = CardDetails.Device(
+                maskedNumber: number,
+                expiry: try expiry(row, "device_expiry_month", "device_expiry_year"),
+                cryptogramFormat: try decode(
+                    CryptogramFormat.init(rawValue:),
+                    try row.text("cryptogram_format"),
+                    column: "cryptogram_format"
+                )
+            )
+        }
+        return CardDetails(
+            maskedNumber: try row.text("card_number"),
+            brand: CardBrand(name: try row.text("card_brand")),
+            expiry: try row.optionalInteger("card_expiry_month") != nil ? expiry(row, "card_expiry_month", "card_expiry_year") : nil,
+            nameOnCard: try row.optionalText("card_name"),
+            device: device
+        )
+    }
+
+    private static func expiry(_ row: some StoredRow, _ month: String, _ year: String) throws -> CardExpiry {
+        let monthValue = try row.integer(month)
+        let yearValue = try row.integer(year)
+        guard (1...12).contains(monthValue) else { throw UnreadableStoredValue(column: month, value: "\(monthValue)") }
+        guard (0...99).contains(yearValue) else { throw UnreadableStoredValue(column: year, value: "\(yearValue)") }
+        return CardExpiry(month: Int(monthValue), year: Int(yearValue))
+    }
+
+    private static func outcome(_ row: some StoredRow) throws -> AcquirerOutcome {
+        var outcome = AcquirerOutcome(
+            gatewayCode: try decode(GatewayCode.init(rawValue:), try row.text("gateway_code"), column: "gateway_code"),
+            acquirerCode: try row.optionalText("acquirer_code"),
+            acquirerMessage: try row.optionalText("acquirer_message"),
+            authorizedMinorUnits: try row.integer("authorized_minor")
+        )
+        outcome.authorizationCode = try row.optionalText("authorization_code")
+        outcome.receipt = try row.optionalText("acquirer_receipt")
+        outcome.stan = try row.optionalText("stan")
+        if let text = try row.optionalText("security_code_result") {
+            outcome.securityCodeResult = try decode(SecurityCodeResult.init(rawValue:), text, column: "security_code_result")
+        }
+        return outcome
+    }
+
+    private static func order(_ row: some StoredRow) throws -> OrderState {
+        OrderState(
+            amountMinorUnits: try row.integer("order_amount_minor"),
+            currency: try row.text("order_currency"),
+            status: try decode(OrderStatus.init(rawValue:), try row.text("order_status"), column: "order_status"),
+            totalAuthorizedMinorUnits: try row.integer("order_total_authorized_minor"),
+            totalCapturedMinorUnits: try row.integer("order_total_captured_minor"),
+            totalRefundedMinorUnits: try row.integer("order_total_refunded_minor"),
+            walletProvider: try row.optionalText("order_wallet_provider"),
+            reference: try row.optionalText("order_reference"),
+            creationTime: Date(milliseconds: try row.integer("order_created_at_ms"))
+        )
+    }
+
+    /// The echo as JSON text; NULL when the requests echoed nothing (most do not).
+    private static func echoText(_ echo: RequestEcho) -> String? {
+        if case .object(let members) = echo.json, members.isEmpty { return nil }
+        return String(decoding: echo.json.serialized(), as: UTF8.self)
+    }
+
+    private static func echo(_ row: some StoredRow) throws -> RequestEcho {
+        guard let text = try row.optionalText("echo") else { return RequestEcho() }
+        do {
+            return RequestEcho(try JSONValue(parsing: Array(text.utf8)))
+        } catch {
+            throw UnreadableStoredValue(column: "echo", value: "\(text.utf8.count) bytes that are not JSON")
+        }
+    }
+
+    private static func decode<Raw, Value>(_ make: (Raw) -> Value?, _ raw: Raw, column: String) throws -> Value {
+        guard let value = make(raw) else { throw UnreadableStoredValue(column: column, value: "\(raw)") }
+        return value
+    }
+}
