@@ -35,7 +35,8 @@ struct TestGateway: Sendable {
         mode: GatewayConfiguration.Mode = .sandbox,
         clock: @escaping @Sendable () -> Date = { Date() },
         sessionLifetime: TimeInterval = 3600,
-        radialDecrypt: Bool = false
+        radialDecrypt: Bool = false,
+        requestFingerprintKey: [UInt8]? = nil
     ) throws {
         let directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
@@ -69,6 +70,7 @@ struct TestGateway: Sendable {
             .init(id: Self.otherMerchantId, apiPasswords: [Self.otherPassword], identities: [], amountMatching: .both),
         ]
         configuration.sessions.lifetime = sessionLifetime
+        if let requestFingerprintKey { configuration.requestFingerprintKey = requestFingerprintKey }
         // As StoreFixture: on a loaded machine (the whole suite in parallel) PostgreSQL's first
         // connections and migration can take longer than production's 5 seconds.
         if case .postgres = try StoreLocation(url: configuration.storeURL) { configuration.storeTimeout = .seconds(20) }
