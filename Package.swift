@@ -37,11 +37,15 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // The wire JSON: one strict RFC 8259 reader and a canonical writer, shared by the token
+        // library, the core's request echo and the front ends. Package API only.
+        .target(name: "WireJSON"),
         // Verifies and decrypts Apple Pay payment tokens. No HTTP, no database.
         .target(
             name: "ApplePayToken",
             dependencies: [
                 "COpenSSL",
+                "WireJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -53,6 +57,7 @@ let package = Package(
             name: "ApplePaySandbox",
             dependencies: [
                 "ApplePayToken",
+                "WireJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -71,6 +76,7 @@ let package = Package(
             name: "GatewayCore",
             dependencies: [
                 "ApplePayToken",
+                "WireJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -83,6 +89,7 @@ let package = Package(
                 "ApplePayToken",
                 "ApplePaySandbox",
                 "GatewayCore",
+                "WireJSON",
                 "CSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -134,14 +141,19 @@ let package = Package(
         // Mints the distinct tokens scripts/bench-http sends (each token is accepted once).
         .executableTarget(
             name: "GatewayBenchmark",
-            dependencies: ["ApplePaySandbox", "ApplePayToken"]
+            dependencies: ["ApplePaySandbox", "ApplePayToken", "WireJSON"]
         ),
         // The constant-rate load behind scripts/bench-http's p99_half_load_ms: one thread, poll(2).
         .executableTarget(name: "RateBenchmark"),
         .testTarget(
+            name: "WireJSONTests",
+            dependencies: ["WireJSON"]
+        ),
+        .testTarget(
             name: "ApplePayTokenTests",
             dependencies: [
                 "ApplePayToken",
+                "WireJSON",
                 "TextEdits",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -180,6 +192,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway",
+                "WireJSON",
                 "ApplePaySandbox",
                 "PostgresTestServer",
                 "TextEdits",

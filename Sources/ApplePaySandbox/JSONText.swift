@@ -1,4 +1,5 @@
 import ApplePayToken
+import WireJSON
 
 /// A tiny JSON writer that keeps keys in the order given and leaves `/` unescaped, so minted tokens
 /// read like a device's (Foundation's encoders reorder keys or escape slashes in base64).

@@ -1,6 +1,7 @@
 import ApplePaySandbox
 import ApplePayToken
 import Foundation
+import WireJSON
 
 // Writes, for scripts/bench-http: root.pem (a fresh sandbox authority the benchmarked gateway is
 // told to trust) and bodies.txt, one AUTHORIZE body per line, each with its own EC_v1 token for

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WireJSON
 
 @testable import ApplePayToken
 

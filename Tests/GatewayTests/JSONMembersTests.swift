@@ -1,5 +1,6 @@
 import ApplePayToken
 import Testing
+import WireJSON
 
 @testable import Gateway
 

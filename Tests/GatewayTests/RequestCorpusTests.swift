@@ -3,6 +3,7 @@ import Foundation
 import GatewayCore
 import HummingbirdTesting
 import Testing
+import WireJSON
 
 @testable import Gateway
 

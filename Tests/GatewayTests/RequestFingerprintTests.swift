@@ -5,6 +5,7 @@ import GatewayCore
 import HummingbirdTesting
 import PostgresTestServer
 import Testing
+import WireJSON
 
 @testable import Gateway
 

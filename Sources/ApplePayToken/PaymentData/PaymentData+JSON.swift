@@ -1,11 +1,12 @@
 import Foundation
+import WireJSON
 
 extension PaymentData {
     /// Reads the decrypted plaintext: strict on the keys Apple documents, tolerant of new ones.
     public init<Bytes: Collection<UInt8>>(jsonBytes: Bytes) throws(ApplePayTokenError) {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(jsonBytes)
+            value = try JSONValue(parsing: jsonBytes)
         } catch {
             if let key = error.duplicateKey {
                 throw ApplePayTokenError(.malformedPaymentData, "the decrypted payment data repeats the key \"\(key.prefix(40))\"")

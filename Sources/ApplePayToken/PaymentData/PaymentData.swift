@@ -1,3 +1,5 @@
+import WireJSON
+
 /// The decrypted payment data, typed after Apple's payment data tables.
 ///
 /// Every key Apple documents has a property; keys it does not document are kept in

@@ -1,4 +1,5 @@
 import Foundation
+import WireJSON
 
 extension PaymentToken {
     /// Parses a token posted as JSON text, or as base64 of that JSON.
@@ -17,7 +18,7 @@ extension PaymentToken {
     public init<Bytes: Collection<UInt8>>(jsonBytes: Bytes) throws(ApplePayTokenError) {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(jsonBytes)
+            value = try JSONValue(parsing: jsonBytes)
         } catch {
             if let key = error.duplicateKey {
                 throw ApplePayTokenError(.malformedToken, "the token repeats the key \"\(key.prefix(40))\"", field: "paymentToken")

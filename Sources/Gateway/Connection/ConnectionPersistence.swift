@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import WireJSON
 
 /// Whether the connection stays open after a response, decided where the HTTP version is still
 /// known (the HTTP types Hummingbird works with have none):

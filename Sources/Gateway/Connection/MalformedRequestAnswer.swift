@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
+import WireJSON
 
 /// Gives a request the HTTP parser refuses an MPGS error body, like every other error.
 ///

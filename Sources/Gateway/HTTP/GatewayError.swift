@@ -1,5 +1,6 @@
 import ApplePayToken
 import Hummingbird
+import WireJSON
 
 /// An MPGS error response: `{"result":"ERROR","error":{"cause":...,"explanation":...,"field":...,"validationType":...}}`.
 ///

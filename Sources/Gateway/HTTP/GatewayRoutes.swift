@@ -3,6 +3,7 @@ import Crypto
 import GatewayCore
 import Hummingbird
 import NIOCore
+import WireJSON
 
 /// The MPGS REST surface: `/api/rest/version/{version}/...`.
 struct GatewayRoutes: Sendable {

@@ -1,6 +1,7 @@
 import ApplePayToken
 import Foundation
 import Hummingbird
+import WireJSON
 
 /// HTTP Basic as MPGS does it: user `merchant.<ID>`, the merchant's API password, and only on
 /// that merchant's own paths.

@@ -1,6 +1,7 @@
 import ApplePayToken
 import Foundation
 import GatewayCore
+import WireJSON
 
 extension PaymentRequest {
     /// Validates an AUTHORIZE, PAY or VERIFY body, field by field, with MPGS errors naming the field.

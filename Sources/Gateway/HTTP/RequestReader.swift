@@ -1,4 +1,5 @@
 import ApplePayToken
+import WireJSON
 
 /// Reads a request body against a ``FieldShape``: checks every name and type first, then hands
 /// out values by dotted path. `null` counts as absent.

@@ -1,6 +1,7 @@
 import ApplePayToken
 import Foundation
 import Hummingbird
+import WireJSON
 
 /// `POST /sandbox/merchant/{merchantId}/applepay/token`: mints a sandbox Apple Pay token for the
 /// posted amount, so a test suite can mint and then AUTHORIZE. Registered only in sandbox mode;

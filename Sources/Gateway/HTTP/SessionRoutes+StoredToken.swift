@@ -1,5 +1,6 @@
 import ApplePayToken
 import GatewayCore
+import WireJSON
 
 extension SessionRoutes {
     /// What a session view says of a stored Apple Pay token, since the token itself is never

@@ -1,5 +1,6 @@
 import ApplePayToken
 import Hummingbird
+import WireJSON
 
 /// Create, Update and Retrieve Session: `/api/rest/version/{v}/merchant/{id}/session[/{sessionId}]`.
 /// No session id, content or card data is logged: the id is the Mobile SDK's credential.

@@ -1,5 +1,6 @@
 import ApplePayToken
 import GatewayCore
+import WireJSON
 
 extension CardDetails {
     /// The response's `sourceOfFunds`: masked numbers only, never a cryptogram.

@@ -1,5 +1,6 @@
 import ApplePayToken
 import GatewayCore
+import WireJSON
 
 extension CardExpiry {
     /// From the request's `expiry.month` and `expiry.year` ("05", "5", "39", "2039").

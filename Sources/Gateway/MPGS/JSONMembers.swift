@@ -1,4 +1,5 @@
 import ApplePayToken
+import WireJSON
 
 /// A JSON object built as a list of members instead of a dictionary, for responses built once and
 /// written at once: no key is hashed. Written with its keys sorted exactly as

@@ -1,4 +1,5 @@
 import ApplePayToken
+import WireJSON
 
 extension JSONValue {
     /// Where a request carries a card security code.

@@ -1,5 +1,6 @@
 import ApplePayToken
 import GatewayCore
+import WireJSON
 
 /// The "Retrieve Order" response: the order as it stands now, with every transaction on it,
 /// each rendered from its stored receipt as its response was.

@@ -1,5 +1,6 @@
 import ApplePayToken
 import Foundation
+import WireJSON
 
 extension OrderState {
     /// The order's fields as MPGS returns them, in a transaction response's `order` and at the

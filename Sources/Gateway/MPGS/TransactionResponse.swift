@@ -1,6 +1,7 @@
 import ApplePayToken
 import Foundation
 import GatewayCore
+import WireJSON
 
 /// The MPGS transaction response body: what the core's receipts look like on the wire.
 struct MPGSResponseEncoder: TransactionResponseEncoding {

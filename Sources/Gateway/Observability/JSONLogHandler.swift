@@ -2,6 +2,7 @@ import ApplePayToken
 import Foundation
 import Logging
 import Synchronization
+import WireJSON
 
 /// swift-log's handler for machines: one JSON object per line, with `timestamp` (UTC, ISO 8601
 /// with milliseconds), `level`, `message`, `label` and every metadata value as a top-level string.

@@ -1,6 +1,7 @@
 import ApplePayToken
 import Foundation
 import GatewayCore
+import WireJSON
 
 /// A stored row read column by column, by name, as the type the column must hold: a NULL where
 /// a value must be, or a value of another type, throws ``UnreadableStoredValue``. Both stores'

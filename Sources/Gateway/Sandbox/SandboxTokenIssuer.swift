@@ -1,6 +1,7 @@
 import ApplePaySandbox
 import ApplePayToken
 import Foundation
+import WireJSON
 
 /// Mints sandbox tokens for a configured merchant: signed by the sandbox authority (whose root
 /// only a sandbox-mode gateway trusts) and encrypted to the merchant's own Apple Pay identity.

@@ -1,6 +1,7 @@
 import ApplePayToken
 import Foundation
 import GatewayCore
+import WireJSON
 
 extension SessionContent {
     /// What an update may not put into a session: the same field errors a payment would give,

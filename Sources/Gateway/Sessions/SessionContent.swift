@@ -1,5 +1,6 @@
 import ApplePayToken
 import Foundation
+import WireJSON
 
 /// A session's content as JSON: what an update adds, what a payment reads, what a retrieval shows.
 enum SessionContent {

@@ -1,6 +1,7 @@
 import ApplePayToken
 import Foundation
 import GatewayCore
+import WireJSON
 
 /// Sessions: created by the merchant's server, filled by the payer's device (or the merchant),
 /// read by a payment. Content is sealed before it reaches the store and opened only here.

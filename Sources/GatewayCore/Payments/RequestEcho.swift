@@ -1,4 +1,5 @@
 import ApplePayToken
+import WireJSON
 
 /// What a transaction's response returns of its request (billing, customer, shipping, ...), as
 /// the front end read it. The core carries it to the response encoder and never reads it. A value,

@@ -1,6 +1,7 @@
 import ApplePayToken
 import Foundation
 import Testing
+import WireJSON
 
 /// One folder of the conformance vectors (`Fixtures/conformance/vectors`), as its meta.json describes it.
 struct ConformanceVector: Sendable, CustomTestStringConvertible {

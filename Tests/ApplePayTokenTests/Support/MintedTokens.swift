@@ -1,5 +1,6 @@
 import ApplePayToken
 import Foundation
+import WireJSON
 import X509
 
 /// Tokens minted by `Minting/mint_tokens.py` (Python `cryptography`, independent of this

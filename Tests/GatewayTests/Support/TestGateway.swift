@@ -7,6 +7,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
+import WireJSON
 
 @testable import Gateway
 

@@ -1,5 +1,6 @@
 import ApplePayToken
 import Foundation
+import WireJSON
 
 extension FieldFormat {
     /// Checks a present value; a wrong one is an MPGS field error naming the field. A secret

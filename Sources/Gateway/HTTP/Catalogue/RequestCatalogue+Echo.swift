@@ -1,4 +1,5 @@
 import ApplePayToken
+import WireJSON
 
 extension RequestCatalogue {
     /// What a response returns of a checked request: the catalogued fields under the echo

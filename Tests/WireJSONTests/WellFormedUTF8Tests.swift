@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ApplePayToken
+@testable import WireJSON
 
 @Suite("Text from bytes, only when they are well-formed UTF-8")
 struct WellFormedUTF8Tests {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A small strict JSON (RFC 8259) reader producing ``JSONValue``.
 ///
 /// The decrypted payment data is read on every token; `JSONDecoder` can only discover a value's
