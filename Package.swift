@@ -81,6 +81,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The SQLite and PostgreSQL stores of the core's TransactionStore (and SessionStore):
+        // typed columns, migrations, group commit. They know the core and their databases only.
+        .target(
+            name: "GatewayStores",
+            dependencies: [
+                "GatewayCore",
+                "WireJSON",
+                "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The service around the core: the MPGS HTTP API and wire format, the SQLite and
         // PostgreSQL stores, configuration, metrics, logs and the one assembly point.
         .target(
@@ -89,8 +105,8 @@ let package = Package(
                 "ApplePayToken",
                 "ApplePaySandbox",
                 "GatewayCore",
+                "GatewayStores",
                 "WireJSON",
-                "CSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -192,6 +208,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway",
+                "GatewayStores",
                 "WireJSON",
                 "ApplePaySandbox",
                 "PostgresTestServer",
@@ -211,6 +228,7 @@ let package = Package(
             name: "GatewayCoreTests",
             dependencies: [
                 "GatewayCore",
+                "GatewayStores",
                 "Gateway",
                 "PostgresTestServer",
                 .product(name: "PropertyBased", package: "swift-property-based"),

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 @Suite("AUTHORIZE and PAY with an Apple Pay token")
 struct ApplePayTokenPaymentTests {

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// Apple signs ephemeralPublicKey (or wrappedKey) ‖ data ‖ transactionId ‖ applicationData with
 /// no length framing: moving applicationData's bytes onto the end of transactionId keeps the

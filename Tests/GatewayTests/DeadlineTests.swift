@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// The bound on one store operation: a hung query is answered as unavailable in time, a quick one
 /// keeps its value or error and is never answered twice when its timer comes due.

@@ -3,6 +3,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 @Suite("CAPTURE, REFUND and VOID")
 struct OrderOperationsTests {

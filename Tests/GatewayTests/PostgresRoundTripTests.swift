@@ -4,6 +4,7 @@ import PostgresTestServer
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// The record decision moved to the core, but PostgreSQL still applies it in one statement:
 /// counted in the server's own statement log.

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// What only the shared store has to do: migrate safely with several replicas starting at once,
 /// and ride out a database restart.

@@ -4,6 +4,7 @@ import PostgresTestServer
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// Stores written by release a4939e6 (the last before the typed core), made by
 /// Fixtures/release-a4939e6/make-fixtures.py: opened in place, read, and written on.

@@ -3,6 +3,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 @Suite("Retrieving orders and transactions")
 struct RetrievalTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// The write-ahead log is folded into the database beside the writer, not by the commit that
 /// fills it.

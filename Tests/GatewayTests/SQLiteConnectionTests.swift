@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 @Suite("SQLite: text bound from Swift strings, rows read by column type")
 struct SQLiteConnectionTests {

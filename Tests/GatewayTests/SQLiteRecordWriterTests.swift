@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// The SQLite writer checks a record's preconditions with the writes they guard: a record that
 /// meets them reads nothing, and one that does not is still told why.

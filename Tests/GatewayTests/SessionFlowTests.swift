@@ -3,6 +3,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// The Mobile SDK flow through a real socket: Create Session (merchant), Update Session (the
 /// session credential, as the SDKs send it), PAY with `session.id` (merchant), on both stores.

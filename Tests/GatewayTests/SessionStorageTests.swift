@@ -5,6 +5,7 @@ import PostgresTestServer
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// Where sessions live: encrypted in either store, shared by replicas on PostgreSQL.
 @Suite("Sessions: storage")

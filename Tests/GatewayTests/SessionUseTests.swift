@@ -3,6 +3,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// A session pays once, and the payer's device sets only what a payer may.
 @Suite("Sessions: one payment, payer fields only")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 @Suite("Store configuration")
 struct StoreConfigurationTests {

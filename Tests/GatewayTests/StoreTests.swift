@@ -3,6 +3,7 @@ import PostgresTestServer
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// What every store must do, run against SQLite and PostgreSQL alike.
 @Suite("Store behaviour")

@@ -3,6 +3,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// The stored transaction is typed: follow-ons and Retrieve Order render from its columns, and
 /// the response bytes are kept only for identical retries.

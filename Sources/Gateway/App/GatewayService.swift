@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import GatewayCore
+import GatewayStores
 import Hummingbird
 import Logging
 import ServiceLifecycle

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayStores
 
 /// Everything the service is configured with, validated.
 ///
@@ -104,7 +105,13 @@ struct GatewayConfiguration: Sendable {
 
     /// The store the URL names.
     var storeLocation: StoreLocation {
-        get throws(ConfigurationError) { try StoreLocation(url: storeURL) }
+        get throws(ConfigurationError) {
+            do throws(InvalidStoreURL) {
+                return try StoreLocation(url: storeURL)
+            } catch {
+                throw ConfigurationError(key: "store.url", problem: error.problem)
+            }
+        }
     }
 
     /// The SQLite file the store URL names.

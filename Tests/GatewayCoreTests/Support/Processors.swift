@@ -5,6 +5,7 @@ import PostgresTestServer
 import Synchronization
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// The core's processors on a real store, without HTTP: a simulated acquirer, a fixed clock,
 /// and a plain-text encoder standing in for the wire format.

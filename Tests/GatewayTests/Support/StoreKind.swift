@@ -3,6 +3,7 @@ import PostgresTestServer
 import Testing
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// The two stores: every store-behaviour test runs against both.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {

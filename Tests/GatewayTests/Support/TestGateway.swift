@@ -10,6 +10,7 @@ import Testing
 import WireJSON
 
 @testable import Gateway
+@testable import GatewayStores
 
 /// A gateway as `gateway serve` builds it in sandbox mode, on a temporary SQLite file (or a new
 /// PostgreSQL database, or a given store URL to restart on) and a sandbox authority directory,

@@ -5,7 +5,7 @@ import PostgresNIO
 /// Sessions in the shared database: a session created on one replica is updated and paid with
 /// on any other. Each call is one statement.
 extension PostgresTransactionStore: SessionStore {
-    func insertSession(_ session: StoredSession) async throws {
+    package func insertSession(_ session: StoredSession) async throws {
         try await run { client in
             _ = try await client.query(
                 """
@@ -20,7 +20,7 @@ extension PostgresTransactionStore: SessionStore {
         }
     }
 
-    func session(id: String) async throws -> StoredSession? {
+    package func session(id: String) async throws -> StoredSession? {
         try await run { client in
             let rows = try await client.query(
                 """
@@ -51,7 +51,7 @@ extension PostgresTransactionStore: SessionStore {
         }
     }
 
-    func replaceSession(_ session: StoredSession, expectedVersion: String) async throws -> Bool {
+    package func replaceSession(_ session: StoredSession, expectedVersion: String) async throws -> Bool {
         try await run { client in
             let rows = try await client.query(
                 """
@@ -69,13 +69,13 @@ extension PostgresTransactionStore: SessionStore {
         }
     }
 
-    func deleteSession(id: String) async throws {
+    package func deleteSession(id: String) async throws {
         try await run { client in
             _ = try await client.query("DELETE FROM sessions WHERE session_id = \(SessionStorageKey.of(id))", logger: self.logger)
         }
     }
 
-    func deleteSessions(expiredBefore time: Date) async throws {
+    package func deleteSessions(expiredBefore time: Date) async throws {
         try await run { client in
             _ = try await client.query(
                 "DELETE FROM sessions WHERE expires_at_ms < \(time.milliseconds)",

@@ -4,7 +4,7 @@ import GatewayCore
 /// Sessions in the SQLite file: reads on the reader connection, writes on the writer's queue
 /// (each its own autocommit, durable like a transaction record).
 extension SQLiteTransactionStore: SessionStore {
-    func insertSession(_ session: StoredSession) async throws {
+    package func insertSession(_ session: StoredSession) async throws {
         try await writer.perform { connection in
             _ = try connection.query(
                 """
@@ -16,7 +16,7 @@ extension SQLiteTransactionStore: SessionStore {
         }
     }
 
-    func session(id: String) async throws -> StoredSession? {
+    package func session(id: String) async throws -> StoredSession? {
         try await run { connection in
             try connection.rows(
                 """
@@ -43,7 +43,7 @@ extension SQLiteTransactionStore: SessionStore {
         }
     }
 
-    func replaceSession(_ session: StoredSession, expectedVersion: String) async throws -> Bool {
+    package func replaceSession(_ session: StoredSession, expectedVersion: String) async throws -> Bool {
         try await writer.perform { connection in
             try connection.query(
                 """
@@ -59,13 +59,13 @@ extension SQLiteTransactionStore: SessionStore {
         }
     }
 
-    func deleteSession(id: String) async throws {
+    package func deleteSession(id: String) async throws {
         try await writer.perform { connection in
             _ = try connection.query("DELETE FROM sessions WHERE session_id = ?", [.text(SessionStorageKey.of(id))])
         }
     }
 
-    func deleteSessions(expiredBefore time: Date) async throws {
+    package func deleteSessions(expiredBefore time: Date) async throws {
         try await writer.perform { connection in
             _ = try connection.query("DELETE FROM sessions WHERE expires_at_ms < ?", [.integer(time.milliseconds)])
         }

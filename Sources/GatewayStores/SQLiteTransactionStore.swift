@@ -17,7 +17,7 @@ import Musl
 /// its fsync); reads use a second connection, which WAL lets run beside the writer. Each
 /// connection has its own serial queue, which keeps SQLite's blocking calls off Swift's
 /// cooperative threads.
-final class SQLiteTransactionStore: TransactionStore {
+package final class SQLiteTransactionStore: TransactionStore {
     // Used only on `readQueue`, never concurrently.
     nonisolated(unsafe) private let reader: SQLiteConnection
     private let readQueue = DispatchQueue(label: "gateway.sqlite.read")
@@ -27,7 +27,7 @@ final class SQLiteTransactionStore: TransactionStore {
     /// - Parameter replayRetention: how long used Apple Pay transaction ids are kept (at least the
     ///   signing-time window; the gateway adds an hour for clock trouble).
     /// - Parameter seal: makes an earlier release's unkeyed request hash keyed; applied once, here.
-    init(
+    package init(
         path: String,
         replayRetention: TimeInterval = 3900,
         sealingLegacyFingerprints seal: (@Sendable ([UInt8]) -> [UInt8])? = nil
@@ -49,13 +49,13 @@ final class SQLiteTransactionStore: TransactionStore {
         writer = SQLiteGroupCommit(connection: writeConnection, replayRetention: replayRetention)
     }
 
-    func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction? {
+    package func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction? {
         try await run { connection in
             try Self.storedTransaction(connection, merchantId, orderId, transactionId)
         }
     }
 
-    func order(merchantId: String, orderId: String) async throws -> StoredOrder? {
+    package func order(merchantId: String, orderId: String) async throws -> StoredOrder? {
         try await run { connection in
             let rows = try connection.rows(
                 """
@@ -86,7 +86,7 @@ final class SQLiteTransactionStore: TransactionStore {
         }
     }
 
-    func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary] {
+    package func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary] {
         try await run { connection in
             try connection.rows(
                 """
@@ -100,7 +100,7 @@ final class SQLiteTransactionStore: TransactionStore {
         }
     }
 
-    func isApplePayTokenUsed(_ key: ApplePayReplayKey) async throws -> Bool {
+    package func isApplePayTokenUsed(_ key: ApplePayReplayKey) async throws -> Bool {
         try await run { connection in
             try !connection.query(
                 "SELECT 1 FROM apple_pay_transactions WHERE apple_pay_transaction_id = ? OR data_digest = ?",
@@ -110,20 +110,20 @@ final class SQLiteTransactionStore: TransactionStore {
     }
 
     /// Queued for the next group commit; returns once the batch holding it is on disk.
-    func record(_ record: TransactionRecord) async throws -> RecordOutcome {
+    package func record(_ record: TransactionRecord) async throws -> RecordOutcome {
         try await writer.submit(record)
     }
 
-    func checkReachable() async throws {
+    package func checkReachable() async throws {
         try await run { connection in _ = try connection.query("SELECT 1 FROM orders LIMIT 1") }
     }
 
     /// Nothing left to do: the schema was brought up to date when the file was opened.
-    func prepare() async throws {}
+    package func prepare() async throws {}
 
     /// Closes the reader and the checkpointer, then lets the writer finish its queued commits,
     /// fold the log into the database and close.
-    func close() async {
+    package func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             readQueue.async {
                 self.reader.close()

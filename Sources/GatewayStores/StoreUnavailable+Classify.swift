@@ -1,16 +1,11 @@
+import GatewayCore
 import PostgresNIO
 import _ConnectionPoolModule
 
-/// The database could not be reached in time: PostgreSQL is down or restarting, or every pooled
-/// connection stayed busy. The client gets SERVER_BUSY and may retry, which is safe: a retry
-/// with the same ids returns the stored response if the first attempt was in fact committed.
-struct StoreUnavailable: Error, CustomStringConvertible {
-    let reason: String
-    var description: String { "store unavailable: \(reason)" }
-
+extension StoreUnavailable {
     /// Connection trouble becomes StoreUnavailable; a genuine query or decoding error (a bug)
     /// stays as it is, so it is logged with a support code as SERVER_FAILED.
-    static func classify(_ error: any Error) -> any Error {
+    package static func classify(_ error: any Error) -> any Error {
         switch error {
         case is StoreUnavailable, is PostgresDecodingError:
             return error

@@ -1,3 +1,4 @@
+import GatewayCore
 import PostgresNIO
 
 /// The PostgreSQL schema, as numbered steps (each a list of statements: the extended protocol

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import GatewayCore
 
 /// A thin layer over the SQLite C API: one connection, prepared statements, typed errors.
 /// Not thread-safe by itself; ``SQLiteTransactionStore`` serializes access.

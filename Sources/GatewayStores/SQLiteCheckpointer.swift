@@ -1,4 +1,5 @@
 import Dispatch
+import GatewayCore
 import Synchronization
 
 /// Copies the write-ahead log into the database file on a connection and thread of its own.

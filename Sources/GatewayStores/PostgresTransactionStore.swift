@@ -14,7 +14,7 @@ import Synchronization
 /// connections the server closed and retries connecting with a growing backoff, so after a
 /// database restart the gateway recovers by itself. Durability: PostgreSQL's commit (with its
 /// default `synchronous_commit`) is on disk before the 201 is sent.
-final class PostgresTransactionStore: TransactionStore {
+package final class PostgresTransactionStore: TransactionStore {
     private let client: PostgresClient
     /// Only when the store runs its own pool (standalone use).
     private let running: Task<Void, Never>?
@@ -28,7 +28,7 @@ final class PostgresTransactionStore: TransactionStore {
     /// Record time of this replica's last pruning of old replay records.
     private let lastPrune = Mutex<Int64?>(nil)
 
-    init(
+    package init(
         location: PostgresLocation,
         maxConnections: Int = 10,
         timeout: Duration = .seconds(5),
@@ -65,17 +65,17 @@ final class PostgresTransactionStore: TransactionStore {
 
     /// The connection pool, for the application to run as a service (when the store does not
     /// run its own): it ends on graceful shutdown, after the server has stopped.
-    var pool: any Service { client }
+    package var pool: any Service { client }
 
     /// Closes the pool's connections; the store answers nothing afterwards.
-    func close() async { running?.cancel() }
+    package func close() async { running?.cancel() }
 
     /// Brings the schema up to date before the server starts serving (under the migration lock).
-    func prepare() async throws {
+    package func prepare() async throws {
         try await run { _ in }
     }
 
-    func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction? {
+    package func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction? {
         try await run { client in
             try await client.withConnection { connection in
                 try await Self.storedTransaction(connection, self.logger, merchantId, orderId, transactionId)
@@ -83,7 +83,7 @@ final class PostgresTransactionStore: TransactionStore {
         }
     }
 
-    func order(merchantId: String, orderId: String) async throws -> StoredOrder? {
+    package func order(merchantId: String, orderId: String) async throws -> StoredOrder? {
         try await run { client in
             let rows = try await client.query(
                 """
@@ -118,7 +118,7 @@ final class PostgresTransactionStore: TransactionStore {
         }
     }
 
-    func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary] {
+    package func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary] {
         try await run { client in
             let rows = try await client.query(
                 """
@@ -136,7 +136,7 @@ final class PostgresTransactionStore: TransactionStore {
         }
     }
 
-    func isApplePayTokenUsed(_ key: ApplePayReplayKey) async throws -> Bool {
+    package func isApplePayTokenUsed(_ key: ApplePayReplayKey) async throws -> Bool {
         try await run { client in
             let rows = try await client.query(
                 """
@@ -151,7 +151,7 @@ final class PostgresTransactionStore: TransactionStore {
     }
 
     /// A read of the table every order request reads, through the pool: what readiness means.
-    func checkReachable() async throws {
+    package func checkReachable() async throws {
         try await run { client in
             let rows = try await client.query("SELECT 1 FROM orders LIMIT 1", logger: self.logger)
             for try await _ in rows {}
@@ -160,7 +160,7 @@ final class PostgresTransactionStore: TransactionStore {
 
     /// One statement, so one database transaction; committed (on disk) before it returns
     /// `.recorded`, with nothing written for every other outcome.
-    func record(_ record: TransactionRecord) async throws -> RecordOutcome {
+    package func record(_ record: TransactionRecord) async throws -> RecordOutcome {
         let outcome = try await run { client in
             try await PostgresRecordWriter.write(record, client, self.logger)
         }

@@ -1,3 +1,4 @@
+import GatewayCore
 /// The schema, as numbered steps. `PRAGMA user_version` records how far a database has come;
 /// start-up applies the missing steps in order, each in its own transaction.
 enum SQLiteMigrations {

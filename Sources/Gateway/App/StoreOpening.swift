@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCore
+import GatewayStores
 import ServiceLifecycle
 
 extension GatewayConfiguration {

@@ -1,69 +1,75 @@
 import Foundation
 
 /// Where the store lives, as the `store.url` key names it.
-enum StoreLocation: Sendable, Equatable {
+package enum StoreLocation: Sendable, Equatable {
     /// One SQLite file: one gateway process.
     case sqlite(path: String)
     /// A PostgreSQL database: any number of gateway replicas share it.
     case postgres(PostgresLocation)
 
-    init(url: String) throws(ConfigurationError) {
+    package init(url: String) throws(InvalidStoreURL) {
         if url.hasPrefix("sqlite://") {
             let path = String(url.dropFirst("sqlite://".count))
-            guard !path.isEmpty else { throw ConfigurationError(key: "store.url", problem: "names no file") }
+            guard !path.isEmpty else { throw InvalidStoreURL("names no file") }
             self = .sqlite(path: path)
         } else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
             self = .postgres(try PostgresLocation(url: url))
         } else {
-            throw ConfigurationError(
-                key: "store.url",
-                problem: "must start with sqlite://, postgres:// or postgresql:// (got \(StoreLocation.redacted(url)))"
+            throw InvalidStoreURL(
+                "must start with sqlite://, postgres:// or postgresql:// (got \(StoreLocation.redacted(url)))"
             )
         }
     }
 
     /// The URL with any password replaced, for logs and messages.
-    static func redacted(_ url: String) -> String {
+    package static func redacted(_ url: String) -> String {
         guard var components = URLComponents(string: url), components.password != nil else { return url }
         components.password = "redacted"
         return components.string ?? "(unprintable URL)"
     }
 }
 
+/// A `store.url` that names no store this gateway can open; configuration reports it under
+/// that key.
+package struct InvalidStoreURL: Error, CustomStringConvertible {
+    package let problem: String
+    init(_ problem: String) { self.problem = problem }
+    package var description: String { "store.url \(problem)" }
+}
+
 /// `postgres://user[:password]@host[:port]/database[?sslmode=disable|require]`.
-struct PostgresLocation: Sendable, Equatable {
-    var host: String
-    var port: Int
-    var username: String
-    var password: String?
-    var database: String
+package struct PostgresLocation: Sendable, Equatable {
+    package var host: String
+    package var port: Int
+    package var username: String
+    package var password: String?
+    package var database: String
     /// `sslmode=require`: TLS with certificate verification; the default talks plain TCP (a
     /// database on the same host or private network).
-    var requiresTLS: Bool
+    package var requiresTLS: Bool
 
-    init(url: String) throws(ConfigurationError) {
+    package init(url: String) throws(InvalidStoreURL) {
         let shown = StoreLocation.redacted(url)
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
-            throw ConfigurationError(key: "store.url", problem: "is not a postgres://user@host:port/database URL (got \(shown))")
+            throw InvalidStoreURL("is not a postgres://user@host:port/database URL (got \(shown))")
         }
         guard let username = components.user, !username.isEmpty else {
-            throw ConfigurationError(key: "store.url", problem: "names no user: postgres://user@host:port/database (got \(shown))")
+            throw InvalidStoreURL("names no user: postgres://user@host:port/database (got \(shown))")
         }
         let database = String(components.path.drop { $0 == "/" })
         guard !database.isEmpty, !database.contains("/") else {
-            throw ConfigurationError(key: "store.url", problem: "names no database: postgres://user@host:port/database (got \(shown))")
+            throw InvalidStoreURL("names no database: postgres://user@host:port/database (got \(shown))")
         }
         let port = components.port ?? 5432
-        guard (1...65535).contains(port) else { throw ConfigurationError(key: "store.url", problem: "has an invalid port") }
+        guard (1...65535).contains(port) else { throw InvalidStoreURL("has an invalid port") }
         var requiresTLS = false
         for item in components.queryItems ?? [] {
             switch (item.name, item.value) {
             case ("sslmode", "disable"): requiresTLS = false
             case ("sslmode", "require"): requiresTLS = true
             default:
-                throw ConfigurationError(
-                    key: "store.url",
-                    problem: "has an unsupported parameter '\(item.name)' (only sslmode=disable or sslmode=require)"
+                throw InvalidStoreURL(
+                    "has an unsupported parameter '\(item.name)' (only sslmode=disable or sslmode=require)"
                 )
             }
         }
@@ -78,7 +84,7 @@ struct PostgresLocation: Sendable, Equatable {
 
 extension StoreLocation {
     /// Shared by replicas, so whatever keys its contents must be configured, not generated.
-    var isPostgres: Bool {
+    package var isPostgres: Bool {
         if case .postgres = self { true } else { false }
     }
 }
