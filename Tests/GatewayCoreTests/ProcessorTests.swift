@@ -1,8 +1,7 @@
 import Foundation
-import GatewayCore
 import Testing
 
-@testable import Gateway
+@testable import GatewayCore
 
 /// The payment and follow-on processors on a real SQLite store, without HTTP.
 @Suite("Processors")

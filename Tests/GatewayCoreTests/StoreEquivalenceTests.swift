@@ -1,10 +1,9 @@
 import Foundation
-import GatewayCore
 import PropertyBased
 import Synchronization
 import Testing
 
-@testable import Gateway
+@testable import GatewayCore
 
 /// The same random sequences through the real processors on both stores: the invariants hold
 /// at every step as stored, and SQLite and PostgreSQL end in the same state.

@@ -1,6 +1,7 @@
 import ApplePaySandbox
 import Foundation
 import HummingbirdTesting
+import StoreTestSupport
 import Synchronization
 import Testing
 

@@ -2,6 +2,7 @@ import ApplePaySandbox
 import ApplePayToken
 import Foundation
 import HummingbirdTesting
+import StoreTestSupport
 import Testing
 
 @testable import Gateway

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import StoreTestSupport
 import Testing
 
 @testable import Gateway

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import PostgresTestServer
+import StoreTestSupport
 import Testing
 
 @testable import Gateway
@@ -20,7 +21,7 @@ struct PostgresRoundTripTests {
         init() throws {
             server = try PostgresTestServer()
             url = try server.createDatabase()
-            location = try PostgresStoreTests.location(url)
+            location = try StoreFixture.postgresLocation(url)
             try server.psql("ALTER DATABASE \(location.database) SET log_statement = 'all'", database: "postgres")
         }
 
@@ -41,15 +42,15 @@ struct PostgresRoundTripTests {
         let store = PostgresTransactionStore(location: postgres.location, timeout: .seconds(20))
         try await store.prepare()
         // The first record also prunes old replay records (at most once a minute): not counted.
-        #expect(try await store.record(StoreTests.record(order: "warm-up")) == .recorded)
+        #expect(try await store.record(SampleRecords.record(order: "warm-up")) == .recorded)
 
         let statements = try await postgres.statements {
-            var capture = StoreTests.record(order: "warm-up", transaction: "2")
+            var capture = SampleRecords.record(order: "warm-up", transaction: "2")
             capture.isInitial = false
             capture.transactionType = .capture
             capture.expectedOrderVersion = 1
             let captured = try await store.record(capture)
-            let second = try await store.record(StoreTests.record(order: "second", applePay: "apple-round-trip"))
+            let second = try await store.record(SampleRecords.record(order: "second", applePay: "apple-round-trip"))
             #expect(captured == .recorded)
             #expect(second == .recorded)
             await store.close()

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import PostgresTestServer
+import StoreTestSupport
 import Testing
 
 @testable import Gateway

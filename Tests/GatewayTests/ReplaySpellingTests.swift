@@ -3,6 +3,7 @@ import ApplePayToken
 import Foundation
 import HummingbirdTesting
 import PostgresTestServer
+import StoreTestSupport
 import Testing
 
 @testable import Gateway

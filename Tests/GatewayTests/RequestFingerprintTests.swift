@@ -4,6 +4,7 @@ import Foundation
 import GatewayCore
 import HummingbirdTesting
 import PostgresTestServer
+import StoreTestSupport
 import Testing
 import WireJSON
 

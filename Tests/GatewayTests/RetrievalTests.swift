@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import StoreTestSupport
 import Testing
 
 @testable import Gateway
@@ -75,7 +76,7 @@ struct RetrievalTests {
 
     @Test("an order holding a transaction it cannot read fails loudly instead of leaving it out")
     func unreadableStoredTransaction() async throws {
-        var record = StoreTests.record(order: "garbled")
+        var record = SampleRecords.record(order: "garbled")
         record.merchantId = TestGateway.merchantId
         #expect(try await gateway.services.store.record(record) == .recorded)
         // A column written by something else: a status this gateway has no name for.

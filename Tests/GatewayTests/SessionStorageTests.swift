@@ -2,6 +2,7 @@ import Foundation
 import GatewayCore
 import HummingbirdTesting
 import PostgresTestServer
+import StoreTestSupport
 import Testing
 
 @testable import Gateway

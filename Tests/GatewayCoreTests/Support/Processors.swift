@@ -1,10 +1,9 @@
 import ApplePayToken
 import Foundation
-import GatewayCore
 import PostgresTestServer
 import Synchronization
 
-@testable import Gateway
+@testable import GatewayCore
 @testable import GatewayStores
 
 /// The core's processors on a real store, without HTTP: a simulated acquirer, a fixed clock,

@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import StoreTestSupport
 import Testing
 import WireJSON
 

@@ -1,7 +1,8 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
-@testable import Gateway
+@testable import GatewayCore
 @testable import GatewayStores
 
 @Suite("SQLite: text bound from Swift strings, rows read by column type")
@@ -30,7 +31,7 @@ struct SQLiteConnectionTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try SQLiteTransactionStore(path: path)
-        #expect(try await store.record(StoreTests.record(order: "o")) == .recorded)
+        #expect(try await store.record(SampleRecords.record(order: "o")) == .recorded)
         #expect(try await store.order(merchantId: "M", orderId: "o")?.state.amountMinorUnits == 100)
         await store.close()
 

@@ -1,20 +1,19 @@
 import Foundation
+import GatewayCore
+import GatewayStores
 import PostgresTestServer
 import Testing
 
-@testable import Gateway
-@testable import GatewayStores
-
 /// The two stores: every store-behaviour test runs against both.
-enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+package enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
     case postgres
 
-    var testDescription: String { rawValue }
+    package var testDescription: String { rawValue }
 
     /// A fresh, empty place for a store of this kind: a temporary SQLite file, or a new database
     /// on the test run's PostgreSQL server.
-    func newStoreURL(in directory: URL? = nil) throws -> String {
+    package func newStoreURL(in directory: URL? = nil) throws -> String {
         switch self {
         case .sqlite:
             return "sqlite://\(Self.newSQLitePath(in: directory))"
@@ -25,23 +24,29 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// A path for a new SQLite file, in a directory of its own (a new temporary one by default):
     /// for tests of the SQLite store itself.
-    static func newSQLitePath(in directory: URL? = nil) -> String {
+    package static func newSQLitePath(in directory: URL? = nil) -> String {
         let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
         return directory.appendingPathComponent("gateway.sqlite").path
     }
 }
 
 /// Opens stores on one URL, as a (re)started gateway would.
-struct StoreFixture {
-    let kind: StoreKind
-    let url: String
+package struct StoreFixture {
+    package let kind: StoreKind
+    package let url: String
 
-    init(_ kind: StoreKind) throws {
+    package init(_ kind: StoreKind) throws {
         self.kind = kind
         self.url = try kind.newStoreURL()
     }
 
-    func open(replayRetention: TimeInterval = 3900) async throws -> any TransactionStore {
+    /// Where a `postgres://` store URL points.
+    package static func postgresLocation(_ url: String) throws -> PostgresLocation {
+        guard case .postgres(let location) = try StoreLocation(url: url) else { throw PostgresTestServer.Failure(description: url) }
+        return location
+    }
+
+    package func open(replayRetention: TimeInterval = 3900) async throws -> any TransactionStore {
         let store: any TransactionStore =
             switch try StoreLocation(url: url) {
             case .sqlite(let path): try SQLiteTransactionStore(path: path, replayRetention: replayRetention)

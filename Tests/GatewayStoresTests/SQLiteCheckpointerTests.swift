@@ -1,7 +1,8 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
-@testable import Gateway
+@testable import GatewayCore
 @testable import GatewayStores
 
 /// The write-ahead log is folded into the database beside the writer, not by the commit that
@@ -20,7 +21,7 @@ struct SQLiteCheckpointerTests {
         // the backstop once.)
         let records = 1500
         for index in 0..<records {
-            var record = StoreTests.record(order: "order-\(index)", applePay: "apple-\(index)")
+            var record = SampleRecords.record(order: "order-\(index)", applePay: "apple-\(index)")
             record.response.bytes = Array(repeating: UInt8(ascii: "x"), count: 4096)
             #expect(try await store.record(record) == .recorded)
             try await Task.sleep(for: .milliseconds(1))

@@ -1,68 +1,14 @@
 import Foundation
 import PostgresTestServer
+import StoreTestSupport
 import Testing
 
-@testable import Gateway
+@testable import GatewayCore
 @testable import GatewayStores
 
 /// What every store must do, run against SQLite and PostgreSQL alike.
 @Suite("Store behaviour")
 struct StoreTests {
-    static func record(order: String, transaction: String = "1", applePay: String? = nil) -> TransactionRecord {
-        TransactionRecord(
-            receipt: receipt(order: order, transaction: transaction),
-            operation: "PAY",
-            requestHash: Array("hash-\(order)-\(transaction)".utf8),
-            response: StoredResponse(format: ResponseFormat(rawValue: "TEST"), bytes: Array("body-\(order)".utf8)),
-            eciIndicator: nil,
-            applePayReplay: applePay.map(ApplePayReplayKey.named),
-            isInitial: true,
-            voidsTarget: false,
-            expectedOrderVersion: nil
-        )
-    }
-
-    /// A typed transaction with a value in every optional column, so a column the stores drop shows.
-    static func receipt(order: String, transaction: String) -> TransactionReceipt {
-        var outcome = AcquirerOutcome(gatewayCode: "APPROVED", acquirerCode: "00", acquirerMessage: "Approved", authorizedMinorUnits: 100)
-        outcome.authorizationCode = "123456"
-        outcome.receipt = "000001"
-        outcome.stan = "42"
-        outcome.securityCodeResult = .match
-        return TransactionReceipt(
-            merchantId: "M",
-            orderId: order,
-            transactionId: transaction,
-            version: APIVersion("61")!,
-            transactionType: "PAYMENT",
-            amount: Amount(minorUnits: 100, currency: Currency(code: "USD")!),
-            transactionSource: "INTERNET",
-            transactionReference: "ref-\(transaction)",
-            targetTransactionId: nil,
-            card: CardDetails(
-                maskedNumber: "512345xxxxxx0008",
-                brand: CardBrand(name: "MAESTRO"),
-                expiry: CardExpiry(month: 1, year: 39),
-                nameOnCard: "A Payer",
-                device: .init(maskedNumber: "512345xxxxxx0008", expiry: CardExpiry(month: 2, year: 40), cryptogramFormat: .emv)
-            ),
-            outcome: outcome,
-            order: OrderState(
-                amountMinorUnits: 100,
-                currency: "USD",
-                status: "CAPTURED",
-                totalAuthorizedMinorUnits: 100,
-                totalCapturedMinorUnits: 100,
-                totalRefundedMinorUnits: 0,
-                walletProvider: "APPLE_PAY",
-                reference: "order-ref",
-                creationTime: Date(milliseconds: 1_700_000_000_000)
-            ),
-            time: Date(milliseconds: 1_700_000_000_000),
-            echo: RequestEcho(.object(["billing": .object(["address": .object(["city": .string("Paris")])])]))
-        )
-    }
-
     @Test("concurrent records: races between them are decided one by one", arguments: StoreKind.allCases)
     func concurrentRaces(kind: StoreKind) async throws {
         let fixture = try StoreFixture(kind)
@@ -73,9 +19,9 @@ struct StoreTests {
                     // 0-19: distinct orders; 20-39: one Apple Pay token used by 20 orders; 40-59: one order, one id.
                     let record: TransactionRecord =
                         switch index {
-                        case 0..<20: Self.record(order: "distinct-\(index)")
-                        case 20..<40: Self.record(order: "token-\(index)", applePay: "apple-1")
-                        default: Self.record(order: "same")
+                        case 0..<20: SampleRecords.record(order: "distinct-\(index)")
+                        case 20..<40: SampleRecords.record(order: "token-\(index)", applePay: "apple-1")
+                        default: SampleRecords.record(order: "same")
                         }
                     return (index, try await store.record(record))
                 }
@@ -104,16 +50,16 @@ struct StoreTests {
     func eitherReplayKeyRefuses(kind: StoreKind) async throws {
         let store = try await StoreFixture(kind).open()
         let used = ApplePayReplayKey.named("used")
-        var first = Self.record(order: "keys-1")
+        var first = SampleRecords.record(order: "keys-1")
         first.applePayReplay = used
         #expect(try await store.record(first) == .recorded)
 
         // The same ciphertext under another transaction id: bytes moved between header fields.
-        var sameData = Self.record(order: "keys-2")
+        var sameData = SampleRecords.record(order: "keys-2")
         sameData.applePayReplay = ApplePayReplayKey(transactionId: "other", dataDigest: used.dataDigest)
         #expect(try await store.record(sameData) == .applePayReplay)
         // Another ciphertext claiming the used transaction id.
-        var sameId = Self.record(order: "keys-3")
+        var sameId = SampleRecords.record(order: "keys-3")
         sameId.applePayReplay = ApplePayReplayKey(transactionId: "used", dataDigest: [1, 2, 3])
         #expect(try await store.record(sameId) == .applePayReplay)
         #expect(try await store.isApplePayTokenUsed(ApplePayReplayKey(transactionId: "x", dataDigest: used.dataDigest)))
@@ -127,11 +73,11 @@ struct StoreTests {
     @Test("a second initial transaction after a success is refused by the store itself", arguments: StoreKind.allCases)
     func initialAfterSuccess(kind: StoreKind) async throws {
         let store = try await StoreFixture(kind).open()
-        #expect(try await store.record(Self.record(order: "o", transaction: "1")) == .recorded)
-        var second = Self.record(order: "o", transaction: "2")
+        #expect(try await store.record(SampleRecords.record(order: "o", transaction: "1")) == .recorded)
+        var second = SampleRecords.record(order: "o", transaction: "2")
         second.expectedOrderVersion = 1
         #expect(try await store.record(second) == .orderAlreadySucceeded)
-        var stale = Self.record(order: "o", transaction: "3")
+        var stale = SampleRecords.record(order: "o", transaction: "3")
         stale.isInitial = false
         stale.expectedOrderVersion = 0  // decided on an order version that is gone
         #expect(try await store.record(stale) == .orderChanged)
@@ -141,16 +87,16 @@ struct StoreTests {
     @Test("a follow-on transaction moves the order's version; a void marks its target", arguments: StoreKind.allCases)
     func followOnAndVoid(kind: StoreKind) async throws {
         let store = try await StoreFixture(kind).open()
-        var authorization = Self.record(order: "v", transaction: "auth")
+        var authorization = SampleRecords.record(order: "v", transaction: "auth")
         authorization.transactionType = "AUTHORIZATION"
         #expect(try await store.record(authorization) == .recorded)
-        var capture = Self.record(order: "v", transaction: "capture")
+        var capture = SampleRecords.record(order: "v", transaction: "capture")
         capture.isInitial = false
         capture.transactionType = "CAPTURE"
         capture.expectedOrderVersion = 1
         capture.order.status = "CAPTURED"
         #expect(try await store.record(capture) == .recorded)
-        var void = Self.record(order: "v", transaction: "void")
+        var void = SampleRecords.record(order: "v", transaction: "void")
         void.isInitial = false
         void.transactionType = "VOID_CAPTURE"
         void.targetTransactionId = "capture"
@@ -247,17 +193,17 @@ struct ReplayPruningTests {
     @Test("used Apple Pay transaction ids older than the retention are pruned; newer ones stay", arguments: StoreKind.allCases)
     func pruning(kind: StoreKind) async throws {
         let store = try await StoreFixture(kind).open(replayRetention: 600)
-        var old = StoreTests.record(order: "old", applePay: "apple-old")
+        var old = SampleRecords.record(order: "old", applePay: "apple-old")
         old.time = Date(milliseconds: 1_700_000_000_000)
         #expect(try await store.record(old) == .recorded)
         #expect(try await store.isUsed("apple-old"))
 
-        var recent = StoreTests.record(order: "recent", applePay: "apple-recent")
+        var recent = SampleRecords.record(order: "recent", applePay: "apple-recent")
         recent.time = Date(milliseconds: 1_700_000_000_000 + 300_000)  // 5 minutes later: within retention
         #expect(try await store.record(recent) == .recorded)
         #expect(try await store.isUsed("apple-old"))
 
-        var later = StoreTests.record(order: "later", applePay: "apple-later")
+        var later = SampleRecords.record(order: "later", applePay: "apple-later")
         later.time = Date(milliseconds: 1_700_000_000_000 + 3_600_000)  // an hour later
         #expect(try await store.record(later) == .recorded)
         #expect(try await !store.isUsed("apple-old"))

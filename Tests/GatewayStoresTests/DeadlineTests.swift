@@ -1,7 +1,8 @@
+import StoreTestSupport
 import Synchronization
 import Testing
 
-@testable import Gateway
+@testable import GatewayCore
 @testable import GatewayStores
 
 /// The bound on one store operation: a hung query is answered as unavailable in time, a quick one

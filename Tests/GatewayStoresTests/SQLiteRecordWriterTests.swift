@@ -1,7 +1,8 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
-@testable import Gateway
+@testable import GatewayCore
 @testable import GatewayStores
 
 /// The SQLite writer checks a record's preconditions with the writes they guard: a record that
@@ -35,7 +36,7 @@ struct SQLiteRecordWriterTests {
     func newRecordReadsNothing() async throws {
         let store = try Self.openStore()
         let (outcome, statements) = try await Self.statements(
-            of: StoreTests.record(order: "o", applePay: "apple-1"),
+            of: SampleRecords.record(order: "o", applePay: "apple-1"),
             in: store
         )
         #expect(outcome == .recorded)
@@ -45,8 +46,8 @@ struct SQLiteRecordWriterTests {
     @Test("a follow-on updates the order at the version it was decided on, without reading it")
     func followOnReadsNothing() async throws {
         let store = try Self.openStore()
-        #expect(try await store.record(StoreTests.record(order: "o", transaction: "auth")) == .recorded)
-        var capture = StoreTests.record(order: "o", transaction: "capture")
+        #expect(try await store.record(SampleRecords.record(order: "o", transaction: "auth")) == .recorded)
+        var capture = SampleRecords.record(order: "o", transaction: "capture")
         capture.isInitial = false
         capture.expectedOrderVersion = 1
         let (outcome, statements) = try await Self.statements(of: capture, in: store)
@@ -58,30 +59,30 @@ struct SQLiteRecordWriterTests {
     @Test("refused writes read to say why, and leave nothing behind")
     func refusalsAreExplained() async throws {
         let store = try Self.openStore()
-        let first = StoreTests.record(order: "o", transaction: "1", applePay: "apple-1")
+        let first = SampleRecords.record(order: "o", transaction: "1", applePay: "apple-1")
         #expect(try await store.record(first) == .recorded)
 
         // The same identifiers again: the stored transaction, whatever else the record says.
-        var retry = StoreTests.record(order: "o", transaction: "1", applePay: "apple-2")
+        var retry = SampleRecords.record(order: "o", transaction: "1", applePay: "apple-2")
         retry.response.bytes = Array("other".utf8)
         let (retryOutcome, retryStatements) = try await Self.statements(of: retry, in: store)
         #expect(retryOutcome == .duplicateTransaction(first.stored))
         #expect(retryStatements == ["INSERT", "SELECT", "ROLLBACK"])
 
         // An order that gained a successful initial transaction, and one whose version moved.
-        let (secondOutcome, _) = try await Self.statements(of: StoreTests.record(order: "o", transaction: "2"), in: store)
+        let (secondOutcome, _) = try await Self.statements(of: SampleRecords.record(order: "o", transaction: "2"), in: store)
         #expect(secondOutcome == .orderAlreadySucceeded)
-        var stale = StoreTests.record(order: "o", transaction: "3")
+        var stale = SampleRecords.record(order: "o", transaction: "3")
         stale.isInitial = false
         stale.expectedOrderVersion = 7
         #expect(try await store.record(stale) == .orderChanged)
-        var missing = StoreTests.record(order: "nowhere", transaction: "1")
+        var missing = SampleRecords.record(order: "nowhere", transaction: "1")
         missing.isInitial = false
         missing.expectedOrderVersion = 1
         #expect(try await store.record(missing) == .orderChanged)
 
         // A used token on a new order.
-        #expect(try await store.record(StoreTests.record(order: "p", applePay: "apple-1")) == .applePayReplay)
+        #expect(try await store.record(SampleRecords.record(order: "p", applePay: "apple-1")) == .applePayReplay)
 
         for (order, transaction) in [("o", "2"), ("o", "3"), ("nowhere", "1"), ("p", "1")] {
             #expect(try await store.transaction(merchantId: "M", orderId: order, transactionId: transaction) == nil)

@@ -1,26 +1,22 @@
 import Foundation
 import Logging
 import PostgresTestServer
+import StoreTestSupport
 import Synchronization
 import Testing
 
-@testable import Gateway
+@testable import GatewayCore
 @testable import GatewayStores
 
 /// What only the shared store has to do: migrate safely with several replicas starting at once,
 /// and ride out a database restart.
 @Suite("PostgreSQL store")
 struct PostgresStoreTests {
-    static func location(_ url: String) throws -> PostgresLocation {
-        guard case .postgres(let location) = try StoreLocation(url: url) else { throw PostgresTestServer.Failure(description: url) }
-        return location
-    }
-
     @Test("replicas starting together on an empty database migrate it exactly once")
     func concurrentMigrations() async throws {
         let server = try PostgresTestServer.shared()
         let url = try server.createDatabase()
-        let location = try Self.location(url)
+        let location = try StoreFixture.postgresLocation(url)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<6 {
                 group.addTask {
@@ -45,7 +41,7 @@ struct PostgresStoreTests {
     @Test("a migration waits while another replica holds the migration lock")
     func migrationWaitsForTheLock() async throws {
         let server = try PostgresTestServer.shared()
-        let location = try Self.location(try server.createDatabase())
+        let location = try StoreFixture.postgresLocation(try server.createDatabase())
         // Another "replica" holds the lock until this test ends its session: no fixed duration for
         // the test to race against (a 2 s hold once ended before a loaded machine saw it, and
         // the wait for it never ended).
@@ -94,7 +90,7 @@ struct PostgresStoreTests {
     @Test("readiness reads the orders table, and an outcome gateway_record does not know is an error")
     func readinessAndUnknownOutcome() async throws {
         let server = try PostgresTestServer.shared()
-        let location = try Self.location(try server.createDatabase())
+        let location = try StoreFixture.postgresLocation(try server.createDatabase())
         let database = location.database
         let store = PostgresTransactionStore(location: location, maxConnections: 1, timeout: .seconds(20))
         try await store.prepare()
@@ -122,7 +118,7 @@ struct PostgresStoreTests {
             database: database
         )
         await #expect {
-            _ = try await store.record(StoreTests.record(order: "future"))
+            _ = try await store.record(SampleRecords.record(order: "future"))
         } throws: { error in
             "\(error)".contains("fromTheFuture")
         }
@@ -133,12 +129,12 @@ struct PostgresStoreTests {
     func reconnectsAfterRestart() async throws {
         let server = try PostgresTestServer()
         defer { server.destroy() }
-        let location = try Self.location(try server.createDatabase())
+        let location = try StoreFixture.postgresLocation(try server.createDatabase())
         // The first write also connects and migrates, under the short timeout this test needs
         // later: with the rest of the suite running, that warm-up never succeeded in 30 s in 2 of
         // 6 full runs (cause not pinned down). A store with a generous timeout now does that part.
         let migrating = PostgresTransactionStore(location: location, maxConnections: 1, timeout: .seconds(30))
-        #expect(try await migrating.record(StoreTests.record(order: "before")) == .recorded)
+        #expect(try await migrating.record(SampleRecords.record(order: "before")) == .recorded)
         await migrating.close()
         // The pool logs each refused connection while the server is down: expected here, so not
         // printed into the suite's output.
@@ -155,7 +151,7 @@ struct PostgresStoreTests {
         try server.stop()
         let started = ContinuousClock.now
         await #expect(throws: StoreUnavailable.self) {
-            _ = try await store.record(StoreTests.record(order: "during"))
+            _ = try await store.record(SampleRecords.record(order: "during"))
         }
         #expect(ContinuousClock.now - started < .seconds(4), "a request waited longer than the store timeout")
 
@@ -163,7 +159,7 @@ struct PostgresStoreTests {
         var recovered = false
         let deadline = ContinuousClock.now + .seconds(30)
         while !recovered, ContinuousClock.now < deadline {
-            recovered = (try? await store.record(StoreTests.record(order: "after"))) == .recorded
+            recovered = (try? await store.record(SampleRecords.record(order: "after"))) == .recorded
             if !recovered { try await Task.sleep(for: .milliseconds(200)) }
         }
         #expect(recovered, "the store did not recover within 30 seconds of the restart")

@@ -1,0 +1,61 @@
+import Foundation
+
+@testable import GatewayCore
+
+/// Transactions for store tests, each with a value in every column.
+package enum SampleRecords {
+    package static func record(order: String, transaction: String = "1", applePay: String? = nil) -> TransactionRecord {
+        TransactionRecord(
+            receipt: receipt(order: order, transaction: transaction),
+            operation: "PAY",
+            requestHash: Array("hash-\(order)-\(transaction)".utf8),
+            response: StoredResponse(format: ResponseFormat(rawValue: "TEST"), bytes: Array("body-\(order)".utf8)),
+            eciIndicator: nil,
+            applePayReplay: applePay.map(ApplePayReplayKey.named),
+            isInitial: true,
+            voidsTarget: false,
+            expectedOrderVersion: nil
+        )
+    }
+
+    /// A typed transaction with a value in every optional column, so a column the stores drop shows.
+    package static func receipt(order: String, transaction: String) -> TransactionReceipt {
+        var outcome = AcquirerOutcome(gatewayCode: "APPROVED", acquirerCode: "00", acquirerMessage: "Approved", authorizedMinorUnits: 100)
+        outcome.authorizationCode = "123456"
+        outcome.receipt = "000001"
+        outcome.stan = "42"
+        outcome.securityCodeResult = .match
+        return TransactionReceipt(
+            merchantId: "M",
+            orderId: order,
+            transactionId: transaction,
+            version: APIVersion("61")!,
+            transactionType: "PAYMENT",
+            amount: Amount(minorUnits: 100, currency: Currency(code: "USD")!),
+            transactionSource: "INTERNET",
+            transactionReference: "ref-\(transaction)",
+            targetTransactionId: nil,
+            card: CardDetails(
+                maskedNumber: "512345xxxxxx0008",
+                brand: CardBrand(name: "MAESTRO"),
+                expiry: CardExpiry(month: 1, year: 39),
+                nameOnCard: "A Payer",
+                device: .init(maskedNumber: "512345xxxxxx0008", expiry: CardExpiry(month: 2, year: 40), cryptogramFormat: .emv)
+            ),
+            outcome: outcome,
+            order: OrderState(
+                amountMinorUnits: 100,
+                currency: "USD",
+                status: "CAPTURED",
+                totalAuthorizedMinorUnits: 100,
+                totalCapturedMinorUnits: 100,
+                totalRefundedMinorUnits: 0,
+                walletProvider: "APPLE_PAY",
+                reference: "order-ref",
+                creationTime: Date(milliseconds: 1_700_000_000_000)
+            ),
+            time: Date(milliseconds: 1_700_000_000_000),
+            echo: RequestEcho(.object(["billing": .object(["address": .object(["city": .string("Paris")])])]))
+        )
+    }
+}
