@@ -97,6 +97,28 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // What every HTTP front end shares: the request context, reading a body, refusing a method.
+        .target(
+            name: "GatewayHTTP",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+            ]
+        ),
+        // The Radial-style Payment Service front end (XML CreditCardAuth and Decrypt) over the core:
+        // its own reader, writer, faults and replies. It never imports the MPGS front end.
+        .target(
+            name: "RadialAPI",
+            dependencies: [
+                "ApplePayToken",
+                "GatewayCore",
+                "GatewayHTTP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The service around the core: the MPGS HTTP API and wire format, the SQLite and
         // PostgreSQL stores, configuration, metrics, logs and the one assembly point.
         .target(
@@ -105,7 +127,9 @@ let package = Package(
                 "ApplePayToken",
                 "ApplePaySandbox",
                 "GatewayCore",
+                "GatewayHTTP",
                 "GatewayStores",
+                "RadialAPI",
                 "WireJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -229,11 +253,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The Radial front end's own parts (its XML reader and writer), without the server.
+        .testTarget(
+            name: "RadialAPITests",
+            dependencies: ["RadialAPI"]
+        ),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
                 "Gateway",
                 "GatewayStores",
+                "RadialAPI",
                 "WireJSON",
                 "ApplePaySandbox",
                 "PostgresTestServer",

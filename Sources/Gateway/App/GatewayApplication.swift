@@ -2,10 +2,12 @@ import ApplePaySandbox
 import ApplePayToken
 import Foundation
 import GatewayCore
+import GatewayHTTP
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import RadialAPI
 
 /// The router with every route and the MPGS error handling.
 func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContext> {
@@ -49,7 +51,7 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
         decryptor: services.decryptor,
         decryptMerchants: Set(services.configuration.merchants.filter(\.radialDecrypt).map(\.id)),
         maxBodyBytes: services.configuration.limits.maxBodyBytes,
-        metrics: services.metrics,
+        observer: services.metrics,
         clock: services.clock,
         fingerprinter: services.fingerprinter
     ).register(on: router)

@@ -1,3 +1,4 @@
+import GatewayHTTP
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
@@ -63,7 +64,7 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
                 promise?.succeed()
                 return
             }
-            let body = GatewayError.malformedHTTP(Self.explanation(for: parseError)).body.serialized()
+            let body = GatewayError.malformedHTTP(MalformedHTTP.explanation(for: parseError)).body.serialized()
             head.headerFields[.contentType] = "application/json;charset=UTF-8"
             head.headerFields[.contentLength] = "\(body.count)"
             replacing = .body(body)
@@ -90,26 +91,6 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
             }
         case .head:
             context.write(data, promise: promise)
-        }
-    }
-
-    static func explanation(for error: (any Error)?) -> String {
-        switch error {
-        case let error as HTTPParserError:
-            switch error {
-            case .invalidContentLength, .unexpectedContentLength:
-                "Content-Length is malformed, repeated, or sent with Transfer-Encoding"
-            case .invalidChunkSize: "the chunked request body is malformed"
-            case .headerOverflow: "the request head is too large"
-            case .invalidMethod: "the request method is not a valid HTTP method"
-            case .invalidURL: "the request target is not a valid path"
-            case .invalidVersion: "only HTTP/1.0 and HTTP/1.1 are served"
-            case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected, .invalidConstant:
-                "the request head has characters HTTP does not allow"
-            default: "the request is not valid HTTP/1.1"
-            }
-        case is HTTP1TypeConversionError: "the request method or target is not valid"
-        default: "the request is not valid HTTP/1.1"
         }
     }
 }

@@ -1,6 +1,7 @@
 import ApplePayToken
 import Crypto
 import GatewayCore
+import GatewayHTTP
 import Hummingbird
 import NIOCore
 import WireJSON
@@ -189,19 +190,12 @@ struct GatewayRoutes: Sendable {
     /// bytes pass the limit. A body the HTTP parser cannot frame (malformed chunks, an unsupported
     /// Transfer-Encoding) is a malformed request, not a large one.
     static func body(of request: Request, limit: Int) async throws -> [UInt8] {
-        let tooLarge = GatewayError(
-            status: .contentTooLarge,
-            cause: .invalidRequest,
-            explanation: "The request body is larger than \(limit) bytes"
-        )
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit { throw tooLarge }
-        var request = request
         do {
-            return Array(buffer: try await request.collectBody(upTo: limit))
-        } catch is NIOTooManyBytesError {
-            throw tooLarge
-        } catch {
-            throw GatewayError.malformedHTTP(MalformedRequestAnswer.explanation(for: error))
+            return try await RequestBytes.collect(request, limit: limit)
+        } catch .tooLarge(let limit) {
+            throw GatewayError(status: .contentTooLarge, cause: .invalidRequest, explanation: "The request body is larger than \(limit) bytes")
+        } catch .malformed(let why) {
+            throw GatewayError.malformedHTTP(why)
         }
     }
 

@@ -1,4 +1,5 @@
 import ApplePayToken
+import GatewayHTTP
 import Hummingbird
 
 /// Operations endpoints, outside `/api/rest` and without merchant authentication: liveness,

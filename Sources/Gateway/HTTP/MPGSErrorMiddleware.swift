@@ -1,5 +1,6 @@
 import ApplePayToken
 import GatewayCore
+import GatewayHTTP
 import Hummingbird
 import Logging
 
@@ -16,6 +17,14 @@ struct MPGSErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as GatewayError {
+            return try error.response(from: request, context: context)
+        } catch let refusal as MethodNotAllowed {
+            var error = GatewayError(
+                status: .methodNotAllowed,
+                cause: .invalidRequest,
+                explanation: "Method \(refusal.method.rawValue) is not allowed on this resource; use \(refusal.allow)"
+            )
+            error.allow = refusal.allow
             return try error.response(from: request, context: context)
         } catch let rejection as PaymentRejection {
             return try rejection.response(from: request, context: context)

@@ -1,5 +1,6 @@
 import ApplePayToken
 import Foundation
+import GatewayHTTP
 import Hummingbird
 import WireJSON
 

@@ -1,4 +1,5 @@
 import ApplePayToken
+import GatewayHTTP
 import Hummingbird
 import WireJSON
 

@@ -1,5 +1,7 @@
 import ApplePayToken
 import GatewayCore
+import GatewayHTTP
+import RadialAPI
 
 /// Every error a client can meet, with an example built by the same code that answers it, when it
 /// happens and what to do: the source of the reference page (`gateway errors`, committed as
@@ -64,7 +66,7 @@ enum ErrorCatalogue {
             ),
             Entry(
                 name: "Malformed HTTP request",
-                error: .malformedHTTP(MalformedRequestAnswer.explanation(for: nil)),
+                error: .malformedHTTP(MalformedHTTP.explanation(for: nil)),
                 when: "The HTTP parser refused the request: a bad or repeated Content-Length, Content-Length with "
                     + "Transfer-Encoding, a malformed chunked body, an unsupported Transfer-Encoding, an oversized head, "
                     + "a bad method or path. The connection is closed after the answer.",
@@ -403,7 +405,7 @@ extension ErrorCatalogue {
                 page += "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
             }
         }
-        return page + radialMarkdown
+        return page + RadialFault.referenceMarkdown
     }
 }
 

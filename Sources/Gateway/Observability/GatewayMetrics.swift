@@ -3,6 +3,7 @@ import Dispatch
 import GatewayCore
 import Metrics
 import Prometheus
+import RadialAPI
 import Synchronization
 
 /// The service's metrics, in its own Prometheus registry.
@@ -11,7 +12,7 @@ import Synchronization
 /// gateways in one process and each reads its own figures. Metrics are recorded through
 /// swift-metrics types bound to this registry's factory. Every label is low-cardinality: route
 /// templates, methods, status codes, operations, gateway and error codes; never ids or secrets.
-final class GatewayMetrics: PaymentObserver {
+final class GatewayMetrics: PaymentObserver, RadialObserver {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
     /// What the decryptor's chain cache had counted at the last scrape: counters move by the difference.

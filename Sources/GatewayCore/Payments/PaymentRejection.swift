@@ -63,3 +63,23 @@ package enum TokenRejection: Error, Sendable, Hashable {
         }
     }
 }
+
+extension TokenRejection {
+    /// Why, for the merchant's engineer (after the code), in every API's words.
+    package var reason: String {
+        switch self {
+        case .library(_, let reason):
+            reason
+        case .replayed:
+            "a token with this transactionId was already accepted"
+        case .currencyMismatch(let tokenCurrencyCode, let currency):
+            "the token's currencyCode \(tokenCurrencyCode) is not \(currency.code) (\(currency.numericCode))"
+        case .amountMismatch(let token, let order):
+            "the token's transactionAmount is \(token.text), the order amount is \(order.text)"
+        case .applicationDataMismatch:
+            "the token's applicationData is not the SHA-256 of sourceOfFunds.provided.card.devicePayment.applicationData"
+        case .malformedExpiry:
+            "applicationExpirationDate is not YYMMDD"
+        }
+    }
+}

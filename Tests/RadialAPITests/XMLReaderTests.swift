@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Gateway
+@testable import RadialAPI
 
 @Suite("Strict XML reader")
 struct XMLReaderTests {

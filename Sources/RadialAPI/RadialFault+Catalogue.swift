@@ -55,9 +55,9 @@ extension RadialFault.Kind {
     }
 }
 
-extension ErrorCatalogue {
-    /// The Radial-style API's section of the reference page.
-    static var radialMarkdown: String {
+extension RadialFault {
+    /// The Radial-style API's section of the error reference page.
+    package static var referenceMarkdown: String {
         var page = """
 
             ## Radial-style API faults

@@ -1,5 +1,6 @@
 import ApplePayToken
 import GatewayCore
+import GatewayHTTP
 import Hummingbird
 
 extension RadialRoutes {

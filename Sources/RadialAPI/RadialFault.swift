@@ -1,11 +1,12 @@
 import Foundation
+import GatewayCore
 import Hummingbird
 
 /// The Radial-style API's error reply: `Fault` (Checkout-Service-Fault-1.0.xsd) with
 /// `CreateTimestamp`, `Code` and `Description`, plus, in the schema's open `xsd:any` tail, the
 /// `Element` at fault when there is one. The codes are this gateway's choice (Radial publishes no
 /// list); the README lists them.
-struct RadialFault: Error, Sendable, Equatable {
+package struct RadialFault: Error, Sendable, Equatable {
     enum Kind: String, Sendable, CaseIterable {
         /// The body is not well-formed XML, breaks the schema, or carries a value the API refuses.
         case invalidRequest = "INVALID_REQUEST"

@@ -1,6 +1,7 @@
 import ApplePayToken
 import Crypto
 import GatewayCore
+import GatewayHTTP
 import Hummingbird
 
 extension RadialRoutes {

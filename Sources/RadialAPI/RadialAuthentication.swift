@@ -6,8 +6,10 @@ import Hummingbird
 /// and the store id in the URL. Here the store id is the merchant id and the API key is one of
 /// the merchant's API passwords (the ones MPGS Basic auth takes), so one merchant configuration
 /// serves both APIs.
-struct RadialAuthentication: Sendable {
+package struct RadialAuthentication: Sendable {
     let merchants: [String: Merchant]
+
+    package init(merchants: [String: Merchant]) { self.merchants = merchants }
 
     static let header = HTTPField.Name("apikey")!
 

@@ -1,4 +1,5 @@
 import ApplePayToken
+import GatewayCore
 
 /// `WalletPaymentInformation` reassembled into the Apple Pay token it was split from: Radial's
 /// clients send `paymentData`'s parts as elements, the token library reads the token Apple

@@ -1,28 +1,49 @@
 import ApplePayToken
 import Foundation
 import GatewayCore
+import GatewayHTTP
 import Hummingbird
 import Logging
 
 /// The Radial-style Payment Service front end: `CreditCardAuth` and `Decrypt` over XML, on the
 /// same processor, store and simulator as the MPGS routes. URLs follow the public SDK's
 /// `https://{host}/v{major}.{minor}/stores/{storeId}/{service}/{operation}.xml`.
-struct RadialRoutes: Sendable {
+package struct RadialRoutes: Sendable {
     let authentication: RadialAuthentication
     let processor: PaymentProcessor
     let decryptor: ApplePayTokenDecryptor
     /// Merchants whose configuration grants Decrypt (`merchant.<ID>.radial.decrypt`).
     let decryptMerchants: Set<String>
     let maxBodyBytes: Int
-    let metrics: GatewayMetrics
+    let observer: any RadialObserver
     let clock: @Sendable () -> Date
     let fingerprinter: RequestFingerprinter
+
+    package init(
+        authentication: RadialAuthentication,
+        processor: PaymentProcessor,
+        decryptor: ApplePayTokenDecryptor,
+        decryptMerchants: Set<String>,
+        maxBodyBytes: Int,
+        observer: any RadialObserver,
+        clock: @escaping @Sendable () -> Date,
+        fingerprinter: RequestFingerprinter
+    ) {
+        self.authentication = authentication
+        self.processor = processor
+        self.decryptor = decryptor
+        self.decryptMerchants = decryptMerchants
+        self.maxBodyBytes = maxBodyBytes
+        self.observer = observer
+        self.clock = clock
+        self.fingerprinter = fingerprinter
+    }
 
     static let base = "/v1.0/stores/:storeId/payments"
     static let creditCardAuthPath = "\(base)/creditcard/auth.xml"
     static let decryptPath = "\(base)/applepay/decrypt.xml"
 
-    func register(on router: Router<GatewayRequestContext>) {
+    package func register(on router: Router<GatewayRequestContext>) {
         router.post("\(Self.creditCardAuthPath)") { request, context in
             await answering(context) { () async throws -> Response in try await creditCardAuth(request, context) }
         }
@@ -50,23 +71,23 @@ struct RadialRoutes: Sendable {
         } catch let error as StoreUnavailable {
             context.logger.warning("store unavailable", metadata: ["error": "\(error.reason)"])
             fault = RadialFault(.serviceUnavailable, "the gateway is busy; retry the request")
-        } catch let error as GatewayError where error.status == .contentTooLarge {
+        } catch RequestBodyFailure.tooLarge {
             fault = RadialFault(.requestTooLarge, "the request body is larger than \(maxBodyBytes) bytes")
-        } catch let error as GatewayError {
+        } catch RequestBodyFailure.malformed(let why) {
             // A body the HTTP parser could not frame.
-            fault = RadialFault(.invalidRequest, error.explanation)
+            fault = RadialFault(.invalidRequest, "Malformed HTTP request: \(why)")
         } catch {
             let supportCode = String(UInt64.random(in: 0..<UInt64.max), radix: 36).uppercased()
             context.logger.error("request failed", metadata: ["supportCode": "\(supportCode)", "error": "\(String(describing: error))"])
             fault = RadialFault(.serverFailed, "the request failed; support code \(supportCode)")
         }
-        if let rejection = fault.tokenRejection { metrics.tokenRejected(rejection) }
+        if let rejection = fault.tokenRejection { observer.tokenRejected(rejection) }
         if let operation { record(operation, result: fault.tokenRejection?.code ?? fault.kind.rawValue, context) }
         return fault.response(at: clock())
     }
 
     private func record(_ operation: String, result: String, _ context: GatewayRequestContext) {
-        metrics.radialDecrypt(result: result)
+        observer.radialDecrypt(result: result)
         context.logger.info("radial \(operation)", metadata: ["result": "\(result)"])
     }
 
@@ -83,7 +104,7 @@ struct RadialRoutes: Sendable {
                 throw RadialFault(.unsupportedMediaType, "the body must be XML: Content-Type text/xml or application/xml")
             }
         }
-        let bytes = try await GatewayRoutes.body(of: request, limit: maxBodyBytes)
+        let bytes = try await RequestBytes.collect(request, limit: maxBodyBytes)
         do {
             return (bytes, try XMLReader.parse(bytes, limits: XMLReader.Limits(maxBytes: maxBodyBytes)))
         } catch {
@@ -98,4 +119,10 @@ struct RadialRoutes: Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
         )
     }
+}
+
+/// What the Radial front end reports beyond the core's payment events: each Decrypt call's result.
+/// The server's metrics implement it.
+package protocol RadialObserver: PaymentObserver {
+    func radialDecrypt(result: String)
 }

@@ -1,3 +1,5 @@
+import GatewayCore
+
 /// The request shapes, from Radial's public SDK (`Payment-Service-CreditCardAuth-1.0.xsd`,
 /// `Payment-Datatypes-1.0.xsd`, `Checkout-Datatypes-1.0.xsd`) and the Apple Pay page (seed 002)
 /// for `WalletPaymentInformation`. Where this gateway is stricter than the XSD it says why.

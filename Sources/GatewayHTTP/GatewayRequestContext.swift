@@ -1,0 +1,13 @@
+import Hummingbird
+
+/// The request context of every route, whatever its API: Hummingbird's basics. The transaction route reads its
+/// body up to `server.maxBodyBytes`; this cap bounds Hummingbird's own decoding helpers, unused today.
+package struct GatewayRequestContext: RequestContext {
+    package var coreContext: CoreRequestContextStorage
+
+    package init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+
+    package var maxUploadSize: Int { 64 * 1024 }
+}
