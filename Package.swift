@@ -119,8 +119,27 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The service around the core: the MPGS HTTP API and wire format, the SQLite and
-        // PostgreSQL stores, configuration, metrics, logs and the one assembly point.
+        // The MPGS REST front end over the core: routes, the request catalogue, the wire JSON of
+        // requests and responses, errors, sessions and the sandbox token endpoint. It never
+        // imports the Radial front end or the server.
+        .target(
+            name: "MPGSAPI",
+            dependencies: [
+                "ApplePayToken",
+                "ApplePaySandbox",
+                "GatewayCore",
+                "GatewayHTTP",
+                "WireJSON",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            // The request catalogue's source: embedded by scripts/generate-request-catalogue.
+            exclude: ["Routes/Catalogue/transaction-request.catalogue"]
+        ),
+        // The server: configuration, the one assembly point (stores and front ends on one router),
+        // connection hardening, health, metrics and logs, Apple Pay identities on disk.
         .target(
             name: "Gateway",
             dependencies: [
@@ -129,6 +148,7 @@ let package = Package(
                 "GatewayCore",
                 "GatewayHTTP",
                 "GatewayStores",
+                "MPGSAPI",
                 "RadialAPI",
                 "WireJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -147,11 +167,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
-            ],
-            // The request catalogue's source: embedded by scripts/generate-request-catalogue.
-            exclude: ["HTTP/Catalogue/transaction-request.catalogue"]
+            ]
         ),
         // The `gateway` command: subcommands grow with the service.
         .executableTarget(
@@ -262,7 +278,9 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway",
+                "GatewayHTTP",
                 "GatewayStores",
+                "MPGSAPI",
                 "RadialAPI",
                 "WireJSON",
                 "ApplePaySandbox",

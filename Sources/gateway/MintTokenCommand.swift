@@ -1,5 +1,6 @@
 import ArgumentParser
 import Gateway
+import MPGSAPI
 
 /// `gateway mint-token`: a sandbox Apple Pay token for a configured merchant, printed as the
 /// paymentData JSON that goes into `devicePayment.paymentToken`.

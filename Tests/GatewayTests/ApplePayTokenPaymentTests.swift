@@ -7,6 +7,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 @Suite("AUTHORIZE and PAY with an Apple Pay token")
 struct ApplePayTokenPaymentTests {

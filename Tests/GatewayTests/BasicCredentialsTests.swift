@@ -5,6 +5,7 @@ import NIOCore
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 @Suite("Authorization: Basic read as bytes")
 struct BasicCredentialsTests {

@@ -7,6 +7,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 /// Apple signs ephemeralPublicKey (or wrappedKey) ‖ data ‖ transactionId ‖ applicationData with
 /// no length framing: moving applicationData's bytes onto the end of transactionId keeps the

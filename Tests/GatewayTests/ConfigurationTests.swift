@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 @Suite("Configuration")
 struct ConfigurationTests {

@@ -3,6 +3,7 @@ import NIOCore
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 /// One client churning connections used to write a notice per dropped connection: 676,000 lines
 /// in four minutes. Each interval now logs a bounded number, and counts the rest.

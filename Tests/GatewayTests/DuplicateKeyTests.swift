@@ -3,6 +3,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 /// RFC 8259 leaves a repeated key's meaning open: a client library and the gateway could each
 /// read another copy (an amount, a card number). The gateway refuses the request instead.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 @Suite("Error catalogue")
 struct ErrorCatalogueTests {
@@ -36,6 +37,6 @@ struct ErrorCatalogueTests {
     @Test("Deploy/ERRORS.md is the page the code generates (regenerate: swift run gateway errors > Deploy/ERRORS.md)")
     func pageInStep() throws {
         let page = try String(contentsOf: TestGateway.packageRoot.appendingPathComponent("Deploy/ERRORS.md"), encoding: .utf8)
-        #expect(page == ErrorCatalogue.markdown)
+        #expect(page == GatewayErrorReference.markdown)
     }
 }

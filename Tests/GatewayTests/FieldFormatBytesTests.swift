@@ -2,6 +2,7 @@ import Testing
 import TextEdits
 
 @testable import Gateway
+@testable import MPGSAPI
 
 /// The format checks that read a field's bytes instead of its Characters give the answers the
 /// Character-based ones gave (kept here as the reference).

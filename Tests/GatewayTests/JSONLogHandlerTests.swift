@@ -3,6 +3,7 @@ import Logging
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 @Suite("JSON log lines")
 struct JSONLogHandlerTests {

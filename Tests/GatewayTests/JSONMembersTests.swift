@@ -3,6 +3,7 @@ import Testing
 import WireJSON
 
 @testable import Gateway
+@testable import MPGSAPI
 
 /// Responses are written from member lists without a dictionary; they must be the bytes the
 /// dictionary-based writer gives for the same object, or a stored response and a fresh one of

@@ -5,6 +5,7 @@ import NIOCore
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 /// Update Session exactly as Mastercard's iOS SDK sends it (`Gateway.updateSession`): from API
 /// version 50 `Authorization` is the Base64 of `merchant.<ID>:<session id>` with no scheme;

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 /// `/healthz`, `/readyz` and `/metrics`: no merchant authentication, outside `/api/rest`.
 @Suite("Operations endpoints")

@@ -5,6 +5,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 @Suite("CAPTURE, REFUND and VOID")
 struct OrderOperationsTests {

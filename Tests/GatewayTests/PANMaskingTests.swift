@@ -6,6 +6,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 /// A PAN split by `.`, `_`, `~`, `--`, `+` or percent-encoded spaces in an order id, a
 /// transaction id, the merchant path segment or X-Request-ID used to be logged in clear, and

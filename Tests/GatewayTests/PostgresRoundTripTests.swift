@@ -6,6 +6,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 /// The record decision moved to the core, but PostgreSQL still applies it in one statement:
 /// counted in the server's own statement log.

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 @Suite("Production mode trusts Apple alone")
 struct ProductionModeTests {

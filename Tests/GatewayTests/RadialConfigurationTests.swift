@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 @testable import RadialAPI
 
 @Suite("merchant.<ID>.radial.decrypt")

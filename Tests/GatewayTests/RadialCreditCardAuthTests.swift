@@ -3,6 +3,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 @testable import RadialAPI
 
 @Suite("Radial-style CreditCardAuth, through a real socket")

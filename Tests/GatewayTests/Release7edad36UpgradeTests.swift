@@ -6,6 +6,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 /// Stores written by release 7edad36's own server (the last before the typed transaction record),
 /// made by Fixtures/release-7edad36/make-fixtures.py, with every request sent and the answer

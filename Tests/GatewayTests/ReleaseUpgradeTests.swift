@@ -6,6 +6,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 /// Stores written by release a4939e6 (the last before the typed core), made by
 /// Fixtures/release-a4939e6/make-fixtures.py: opened in place, read, and written on.

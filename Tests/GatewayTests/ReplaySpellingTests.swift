@@ -8,6 +8,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 /// The signature covers the transaction id's bytes, and hex spells the same bytes in either case:
 /// every spelling of a used token, and every re-encryption of it, must meet the same replay record.

@@ -6,12 +6,13 @@ import Testing
 import WireJSON
 
 @testable import Gateway
+@testable import MPGSAPI
 
 @Suite("The request catalogue: one source for the runtime check and openapi.yaml")
 struct RequestCatalogueTests {
     static let catalogue = RequestCatalogue.transactionRequest
     static let catalogueFile = TestGateway.packageRoot.appendingPathComponent(
-        "Sources/Gateway/HTTP/Catalogue/transaction-request.catalogue"
+        "Sources/MPGSAPI/Routes/Catalogue/transaction-request.catalogue"
     )
 
     @Test("the embedded catalogue is the data file, and openapi.yaml is generated from it")

@@ -6,6 +6,7 @@ import Testing
 import WireJSON
 
 @testable import Gateway
+@testable import MPGSAPI
 
 /// Real request bodies (Fixtures/request-corpus, each naming its source) replayed in order on one
 /// order: all accepted, each answered with the echo of what it sent, and retrievals showing the same.

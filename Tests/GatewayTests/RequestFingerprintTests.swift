@@ -10,6 +10,7 @@ import WireJSON
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 /// The stored request fingerprint used to be an unkeyed SHA-256 of the request, card number and
 /// security code included: with the BIN, last four and expiry from the stored response, the card

@@ -3,6 +3,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 @Suite("Authentication and request validation")
 struct RequestValidationTests {

@@ -3,6 +3,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 @Suite("What responses return of the request, and the fields that change the outcome")
 struct ResponseEchoTests {

@@ -5,6 +5,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 @Suite("Retrieving orders and transactions")
 struct RetrievalTests {

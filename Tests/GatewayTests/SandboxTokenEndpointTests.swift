@@ -7,6 +7,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 @Suite("The sandbox token endpoint")
 struct SandboxTokenEndpointTests {

@@ -5,6 +5,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 /// The Mobile SDK flow through a real socket: Create Session (merchant), Update Session (the
 /// session credential, as the SDKs send it), PAY with `session.id` (merchant), on both stores.

@@ -3,6 +3,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 /// Nothing of a session reaches the logs or the metrics: not its id (the Mobile SDK's
 /// credential), not its card number, security code, token or cryptogram.

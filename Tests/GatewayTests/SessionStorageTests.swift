@@ -7,6 +7,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 /// Where sessions live: encrypted in either store, shared by replicas on PostgreSQL.
 @Suite("Sessions: storage")

@@ -5,6 +5,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 /// A session pays once, and the payer's device sets only what a payer may.
 @Suite("Sessions: one payment, payer fields only")

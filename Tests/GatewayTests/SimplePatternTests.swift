@@ -3,6 +3,7 @@ import Testing
 import TextEdits
 
 @testable import Gateway
+@testable import MPGSAPI
 
 @Suite("Catalogue patterns matched without ICU agree with ICU")
 struct SimplePatternTests {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 @Suite("Store configuration")
 struct StoreConfigurationTests {

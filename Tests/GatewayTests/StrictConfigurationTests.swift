@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 /// A configuration mistake is reported, never ignored: unknown keys by name with the nearest real
 /// one, JSON syntax by file, line and column, wrong types by key (decided by the providers'

@@ -4,6 +4,7 @@ import Testing
 
 @testable import ApplePayToken
 @testable import Gateway
+@testable import MPGSAPI
 
 /// The probe's CMS alterations, sent as a merchant would: a token whose signature lists its
 /// certificates swapped, or carries one twice, is refused over TCP and creates no order.

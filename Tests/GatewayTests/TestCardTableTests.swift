@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 @Suite("Current and legacy test cards")
 struct TestCardTableTests {

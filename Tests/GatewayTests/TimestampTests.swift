@@ -3,6 +3,7 @@ import GatewayCore
 import Testing
 
 @testable import Gateway
+@testable import MPGSAPI
 
 /// The hand-made formatter against Foundation's, which it replaced for speed.
 @Suite("Response timestamps")

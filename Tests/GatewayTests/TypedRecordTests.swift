@@ -5,6 +5,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 /// The stored transaction is typed: follow-ons and Retrieve Order render from its columns, and
 /// the response bytes are kept only for identical retries.

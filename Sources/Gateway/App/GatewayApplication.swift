@@ -6,6 +6,7 @@ import GatewayHTTP
 import Hummingbird
 import HummingbirdCore
 import Logging
+import MPGSAPI
 import NIOCore
 import RadialAPI
 

@@ -2,6 +2,7 @@ import ApplePaySandbox
 import ApplePayToken
 import Foundation
 import GatewayCore
+import MPGSAPI
 import ServiceLifecycle
 
 /// What the service runs on, assembled once from the configuration. Tests build it the same way

@@ -4,6 +4,7 @@ import GatewayCore
 import GatewayStores
 import Hummingbird
 import Logging
+import MPGSAPI
 import ServiceLifecycle
 
 /// The entry points the `gateway` command calls.

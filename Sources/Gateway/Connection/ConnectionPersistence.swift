@@ -1,4 +1,5 @@
 import Foundation
+import MPGSAPI
 import NIOCore
 import NIOHTTP1
 import WireJSON

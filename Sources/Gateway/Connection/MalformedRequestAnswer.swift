@@ -1,5 +1,6 @@
 import GatewayHTTP
 import HTTPTypes
+import MPGSAPI
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
@@ -92,12 +93,5 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
         case .head:
             context.write(data, promise: promise)
         }
-    }
-}
-
-extension GatewayError {
-    /// A request the HTTP parser refused: 400, nothing processed.
-    static func malformedHTTP(_ why: String) -> GatewayError {
-        GatewayError(status: .badRequest, cause: .invalidRequest, explanation: "Malformed HTTP request: \(why)")
     }
 }

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import NIOCore
 
 @testable import Gateway
+@testable import MPGSAPI
 @testable import RadialAPI
 
 /// One exchange with the Radial-style API, its body read back with the gateway's own XML reader.

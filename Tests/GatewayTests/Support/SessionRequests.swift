@@ -3,6 +3,7 @@ import HummingbirdTesting
 import Synchronization
 
 @testable import Gateway
+@testable import MPGSAPI
 
 /// Paths and bodies for the session calls, as the mobile SDKs and a merchant server send them.
 enum SessionRequests {

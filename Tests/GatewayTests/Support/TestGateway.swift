@@ -12,6 +12,7 @@ import WireJSON
 
 @testable import Gateway
 @testable import GatewayStores
+@testable import MPGSAPI
 
 /// A gateway as `gateway serve` builds it in sandbox mode, on a temporary SQLite file (or a new
 /// PostgreSQL database, or a given store URL to restart on) and a sandbox authority directory,

@@ -1,0 +1,49 @@
+import ApplePayToken
+import GatewayHTTP
+import Hummingbird
+import MPGSAPI
+
+/// Operations endpoints, outside `/api/rest` and without merchant authentication: liveness,
+/// readiness and the Prometheus scrape.
+struct HealthRoutes: Sendable {
+    let store: any TransactionStore
+    let merchants: [String: Merchant]
+    let configuredIdentities: Int
+    let metrics: GatewayMetrics
+    let decryptor: ApplePayTokenDecryptor
+
+    func register(on router: Router<GatewayRequestContext>) {
+        // The process is up and answering.
+        router.get("/healthz") { _, _ in
+            GatewayRoutes.json(.ok, .object(["status": .string("UP")]))
+        }
+        // Worth sending traffic to: the store answers a read and every configured key is loaded.
+        router.get("/readyz") { _, context in
+            var storeUp = true
+            do {
+                try await store.checkReachable()
+            } catch {
+                storeUp = false
+                context.logger.warning("readiness: the store is not reachable", metadata: ["error": "\(error)"])
+            }
+            let loaded = merchants.values.map { $0.keyRing.identities.count }.reduce(0, +)
+            let keysUp = !merchants.isEmpty && loaded == configuredIdentities
+            let ready = storeUp && keysUp
+            return GatewayRoutes.json(
+                ready ? .ok : .serviceUnavailable,
+                .object([
+                    "status": .string(ready ? "READY" : "NOT_READY"),
+                    "checks": .object(["store": .string(storeUp ? "UP" : "DOWN"), "keys": .string(keysUp ? "UP" : "DOWN")]),
+                ])
+            )
+        }
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition(chainCache: decryptor.chainCacheStatistics)))
+            )
+        }
+        for path in ["/healthz", "/readyz", "/metrics"] { router.refuseMethods(except: [.get], on: RouterPath(path)) }
+    }
+}

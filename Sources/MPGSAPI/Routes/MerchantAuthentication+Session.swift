@@ -1,0 +1,48 @@
+import GatewayCore
+import Hummingbird
+
+extension MerchantAuthentication {
+    /// How an Update Session request was authenticated.
+    enum SessionCredential: Equatable {
+        case apiPassword
+        /// `merchant.<ID>` with the session id as the password, as the mobile SDKs send from
+        /// API version 50 on: `Basic` (Android) or the Base64 alone (iOS, since 2019). It opens
+        /// the session it names and nothing else: every other route checks API passwords only,
+        /// so there it is just a wrong password.
+        case sessionId
+        /// No `Authorization` at all, below API version 50: the session id in the path is the
+        /// secret, and the body must say `"apiOperation":"UPDATE_PAYER_DATA"`, as the SDKs send
+        /// it for those versions. Limited exactly as ``sessionId``.
+        case sessionIdInPath
+
+        /// The payer's device rather than the merchant.
+        var isPayer: Bool { self != .apiPassword }
+    }
+
+    /// The API version below which the mobile SDKs authenticate Update Session by the session
+    /// id in the path and `apiOperation` alone.
+    static let firstVersionWithSessionAuthorization = 50
+
+    /// The merchant's API password, or the session credential for the session in the path. The
+    /// caller must still find the session under this merchant before trusting the credential.
+    func authenticateSessionUpdate(
+        _ request: Request,
+        pathMerchantId: String,
+        sessionId: String,
+        version: Int
+    ) throws(GatewayError)
+        -> (Merchant, SessionCredential)
+    {
+        if SessionIdentifiers.isWellFormed(sessionId), let merchant = merchants[pathMerchantId] {
+            if request.headers[.authorization] == nil {
+                if version < Self.firstVersionWithSessionAuthorization { return (merchant, .sessionIdInPath) }
+                throw GatewayError.invalidCredentials
+            }
+            let credentials = Self.basicCredentials(request) ?? Self.schemelessCredentials(request)
+            if case let (user, password)? = credentials, password == sessionId, user == "merchant.\(pathMerchantId)" {
+                return (merchant, .sessionId)
+            }
+        }
+        return (try authenticate(request, pathMerchantId: pathMerchantId), .apiPassword)
+    }
+}

@@ -1,0 +1,85 @@
+import ApplePayToken
+import Foundation
+import GatewayCore
+import GatewayHTTP
+import Hummingbird
+import WireJSON
+
+/// `POST /sandbox/merchant/{merchantId}/applepay/token`: mints a sandbox Apple Pay token for the
+/// posted amount, so a test suite can mint and then AUTHORIZE. Registered only in sandbox mode;
+/// elsewhere the path does not exist (404).
+package struct SandboxRoutes: Sendable {
+    let authentication: MerchantAuthentication
+    let issuer: SandboxTokenIssuer
+    let sessions: SessionService
+    let maxBodyBytes: Int
+    let clock: @Sendable () -> Date
+
+    package init(
+        authentication: MerchantAuthentication,
+        issuer: SandboxTokenIssuer,
+        sessions: SessionService,
+        maxBodyBytes: Int,
+        clock: @escaping @Sendable () -> Date
+    ) {
+        self.authentication = authentication
+        self.issuer = issuer
+        self.sessions = sessions
+        self.maxBodyBytes = maxBodyBytes
+        self.clock = clock
+    }
+
+    static let tokenRequestShape = FieldShape.object(
+        Dictionary(uniqueKeysWithValues: SandboxTokenOptions.fields.map { ($0.name, FieldShape.text) })
+            .merging(["sessionId": .text]) { $1 }
+    )
+
+    package func register(on router: Router<GatewayRequestContext>) {
+        let path: RouterPath = "/sandbox/merchant/:merchantId/applepay/token"
+        router.post(path) { request, context in
+            try await mintToken(request, context)
+        }
+        router.refuseMethods(except: [.post], on: path)
+    }
+
+    private func mintToken(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        let reader = try RequestReader(body: try await GatewayRoutes.body(of: request, limit: maxBodyBytes), shape: Self.tokenRequestShape)
+        var options = SandboxTokenOptions()
+        for field in SandboxTokenOptions.fields { options[keyPath: field.value] = reader.text(field.name) }
+        // `sessionId`: the sandbox stands in for the device and puts the token into that session.
+        var session: SessionService.OpenSession?
+        if let sessionId = reader.text("sessionId") {
+            guard let opened = try await sessions.open(id: sessionId, merchantId: merchant.id) else {
+                throw GatewayError.invalid("sessionId", "Session not found or expired")
+            }
+            session = opened
+        }
+        let minted = try issuer.mint(options, for: merchant, now: clock())
+        context.logger.info(
+            "sandbox token minted",
+            metadata: ["merchant": .string(merchant.id), "version": .string(minted.version)]
+        )
+        guard let session else { return GatewayRoutes.json(.ok, minted.json) }
+        let updated = try await sessions.update(session, with: Self.deviceUpdate(token: minted.paymentToken))
+        guard case .object(var fields) = minted.json else { return GatewayRoutes.json(.ok, minted.json) }
+        fields["session"] = .object([
+            "id": .string(updated.id), "version": .string(updated.stored.version),
+            "updateStatus": .string(updated.stored.updateStatus.rawValue),
+        ])
+        return GatewayRoutes.json(.ok, .object(fields))
+    }
+}
+
+extension SandboxRoutes {
+    /// What the Mobile SDK puts into a session after Apple Pay authorized: the token and the wallet.
+    static func deviceUpdate(token: String) -> JSONValue {
+        .object([
+            "order": .object(["walletProvider": .string("APPLE_PAY")]),
+            "sourceOfFunds": .object([
+                "type": .string("CARD"),
+                "provided": .object(["card": .object(["devicePayment": .object(["paymentToken": .string(token)])])]),
+            ]),
+        ])
+    }
+}
