@@ -38,7 +38,7 @@ extension RadialRoutes {
         let payment = PaymentRequest(
             operation: .authorize,
             amount: amount,
-            walletProvider: auth.payment.isWallet ? "APPLE_PAY" : nil,
+            walletProvider: auth.payment.isWallet ? .applePay : nil,
             orderReference: nil,
             transactionReference: nil,
             transactionSource: "INTERNET",

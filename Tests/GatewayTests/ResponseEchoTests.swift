@@ -107,6 +107,17 @@ struct ResponseEchoTests {
             #expect(google.string("error.validationType") == "UNSUPPORTED")
             #expect(google.string("error.explanation")?.contains("not enabled for wallet provider GOOGLE_PAY") == true)
 
+            // A session update is refused by the same reading, in the same words.
+            let session = try #require(try await client.createSession().string("session.id"))
+            let sessionUpdate = try await client.put(
+                SessionRequests.sessionPath(session),
+                TestGateway.json(["order": ["walletProvider": "GOOGLE_PAY"]])
+            )
+            #expect(sessionUpdate.status == .badRequest, "\(sessionUpdate.body)")
+            #expect(sessionUpdate.string("error.field") == "order.walletProvider")
+            #expect(sessionUpdate.string("error.validationType") == "UNSUPPORTED")
+            #expect(sessionUpdate.string("error.explanation") == google.string("error.explanation"))
+
             let unknown = try await client.put(TestGateway.path(order: "wallet", transaction: "2"), pay(order: ["walletProvider": "MY_WALLET"]))
             #expect(unknown.string("error.field") == "order.walletProvider")
             #expect(unknown.string("error.validationType") == "INVALID")

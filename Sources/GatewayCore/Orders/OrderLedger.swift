@@ -110,7 +110,7 @@ package enum OrderLedger {
             totalAuthorizedMinorUnits: authorized,
             totalCapturedMinorUnits: request.operation == .pay ? authorized : 0,
             totalRefundedMinorUnits: 0,
-            walletProvider: request.walletProvider,
+            walletProvider: request.walletProvider?.rawValue,
             reference: request.orderReference,
             creationTime: createdAt
         )

@@ -74,7 +74,7 @@ package struct PaymentRequest: Sendable {
 
     package var operation: Operation
     package var amount: Amount
-    package var walletProvider: String?
+    package var walletProvider: WalletProvider?
     package var orderReference: String?
     package var transactionReference: String?
     package var transactionSource: String
@@ -84,7 +84,7 @@ package struct PaymentRequest: Sendable {
     package init(
         operation: Operation,
         amount: Amount,
-        walletProvider: String?,
+        walletProvider: WalletProvider?,
         orderReference: String?,
         transactionReference: String?,
         transactionSource: String,

@@ -17,15 +17,7 @@ extension PaymentRequest {
         if let type = reader.text("sourceOfFunds.type"), type != "CARD" {
             throw GatewayError.unsupported("sourceOfFunds.type", type, "Only CARD is supported")
         }
-        // Every wallet the reference lists is a valid value; this gateway's merchants have Apple Pay only.
-        let walletProvider = reader.text("order.walletProvider")
-        if let walletProvider, walletProvider != "APPLE_PAY" {
-            throw GatewayError.unsupported(
-                "order.walletProvider",
-                walletProvider,
-                "The merchant is not enabled for wallet provider \(walletProvider)"
-            )
-        }
+        let walletProvider = try reader.walletProvider()
         // Versions up to 53 name an earlier 3-D Secure check by id; this gateway has run none.
         if reader.text("3DSecureId")?.isEmpty == false {
             throw GatewayError.invalid("3DSecureId", "No check has been performed for this merchant and 3D Secure Id.")
@@ -47,7 +39,7 @@ extension PaymentRequest {
     private static let card = "sourceOfFunds.provided.card"
     private static let devicePayment = "sourceOfFunds.provided.card.devicePayment"
 
-    private static func source(_ reader: RequestReader, walletProvider: String?) throws(GatewayError) -> Source {
+    private static func source(_ reader: RequestReader, walletProvider: WalletProvider?) throws(GatewayError) -> Source {
         if let token = reader.value("\(devicePayment).paymentToken") {
             return try applePayToken(token, reader: reader, walletProvider: walletProvider)
         }
@@ -61,7 +53,7 @@ extension PaymentRequest {
         // Stored and echoed: a card number typed into the name is masked like one in a log.
         let nameOnCard = reader.text("\(card).nameOnCard").map(CardNumberRedaction.mask)
         if reader.hasContent(devicePayment) {
-            guard walletProvider == "APPLE_PAY" else {
+            guard walletProvider == .applePay else {
                 throw GatewayError.missing("order.walletProvider")
             }
             let formatText = try reader.requiredText("\(devicePayment).cryptogramFormat")
@@ -90,12 +82,12 @@ extension PaymentRequest {
     private static func applePayToken(
         _ value: JSONValue,
         reader: RequestReader,
-        walletProvider: String?
+        walletProvider: WalletProvider?
     )
         throws(GatewayError) -> Source
     {
         let field = "\(devicePayment).paymentToken"
-        guard walletProvider == "APPLE_PAY" else {
+        guard walletProvider == .applePay else {
             throw GatewayError(
                 status: .badRequest,
                 cause: .invalidRequest,
@@ -152,5 +144,18 @@ extension PaymentRequest {
             )
         }
         return number
+    }
+}
+
+extension RequestReader {
+    /// `order.walletProvider`, read the same way for a payment and a session update: every wallet
+    /// the reference lists is a valid value (the catalogue checks that); this gateway's merchants
+    /// are enabled for Apple Pay only.
+    func walletProvider() throws(GatewayError) -> WalletProvider? {
+        guard let text = text("order.walletProvider") else { return nil }
+        guard let provider = WalletProvider(rawValue: text) else {
+            throw GatewayError.unsupported("order.walletProvider", text, "The merchant is not enabled for wallet provider \(text)")
+        }
+        return provider
     }
 }

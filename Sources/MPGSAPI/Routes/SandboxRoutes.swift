@@ -75,7 +75,7 @@ extension SandboxRoutes {
     /// What the Mobile SDK puts into a session after Apple Pay authorized: the token and the wallet.
     static func deviceUpdate(token: String) -> JSONValue {
         .object([
-            "order": .object(["walletProvider": .string("APPLE_PAY")]),
+            "order": .object(["walletProvider": .string(WalletProvider.applePay.rawValue)]),
             "sourceOfFunds": .object([
                 "type": .string("CARD"),
                 "provided": .object(["card": .object(["devicePayment": .object(["paymentToken": .string(token)])])]),

@@ -18,9 +18,7 @@ extension SessionContent {
             }
             if reader.text("order.amount") != nil { _ = try Amount.reading(reader, "order.amount", currency) }
         }
-        if let walletProvider = reader.text("order.walletProvider"), walletProvider != "APPLE_PAY" {
-            throw GatewayError.unsupported("order.walletProvider", walletProvider, "Only APPLE_PAY is supported")
-        }
+        _ = try reader.walletProvider()
         if let type = reader.text("sourceOfFunds.type"), type != "CARD" {
             throw GatewayError.unsupported("sourceOfFunds.type", type, "Only CARD is supported")
         }
