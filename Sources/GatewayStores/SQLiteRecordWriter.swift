@@ -59,22 +59,24 @@ enum SQLiteRecordWriter {
         return true
     }
 
-    private static let insertTransactionSQL: String = {
+    private static let insertTransactionSQL: FrequentSQL = {
         let columns =
             [
                 "merchant_id", "order_id", "transaction_id", "operation", "request_hash", "response_format", "response_body",
                 "result", "gateway_code", "amount_minor", "currency", "eci_indicator", "apple_pay_transaction_id",
                 "created_at_ms", "type", "succeeded", "target_transaction_id",
             ] + ReceiptColumns.names
-        return """
+        return FrequentSQL(
+            """
             INSERT INTO transactions (\(columns.joined(separator: ", ")))
             VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
             ON CONFLICT (merchant_id, order_id, transaction_id) DO NOTHING
             """
+        )
     }()
 
     private static func insertTransaction(_ connection: SQLiteConnection, _ record: TransactionRecord) throws {
-        let identity: [SQLiteValue] = [
+        var values: [SQLiteValue] = [
             .text(record.merchantId), .text(record.orderId), .text(record.transactionId),
             .text(record.operation.rawValue), .blob(record.requestHash), .text(record.response.format.rawValue),
             .blob(record.response.bytes), .text(record.result.rawValue), .text(record.gatewayCode.rawValue),
@@ -83,7 +85,8 @@ enum SQLiteRecordWriter {
             .text(record.transactionType.rawValue), .integer(record.succeeded ? 1 : 0),
             SQLiteValue(record.targetTransactionId),
         ]
-        try connection.query(insertTransactionSQL, identity + ReceiptColumns.values(record.receipt).map(SQLiteValue.init))
+        values.append(contentsOf: ReceiptColumns.values(record.receipt).lazy.map(SQLiteValue.init))
+        try connection.query(insertTransactionSQL, values)
     }
 
     /// The order as the record leaves it, written only if it is still as the core saw it: absent
