@@ -1,6 +1,5 @@
 import Foundation
 import HummingbirdTesting
-import PostgresTestServer
 import StoreTestSupport
 import Testing
 
@@ -14,7 +13,7 @@ import Testing
 /// upgrade fills, their retries answered, and new transactions written on.
 @Suite("Stores from release 7edad36")
 struct Release7edad36UpgradeTests {
-    static let fixtures = TestGateway.packageRoot.appendingPathComponent("Tests/GatewayTests/Fixtures/release-7edad36")
+    static let fixtures = ReleaseStores.fixtures("7edad36")
     /// The key that release ran with (make-fixtures.py), so retries match its fingerprints.
     static let fingerprintKey = [UInt8](repeating: 0x7e, count: 32)
 
@@ -33,21 +32,7 @@ struct Release7edad36UpgradeTests {
         return all[kind == .sqlite ? "sqlite" : "postgres"] ?? []
     }
 
-    static func releaseStore(_ kind: StoreKind) throws -> String {
-        switch kind {
-        case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("release7-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let path = directory.appendingPathComponent("gateway.sqlite")
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("gateway.sqlite"), to: path)
-            return "sqlite://\(path.path)"
-        case .postgres:
-            let server = try PostgresTestServer.shared()
-            let url = try server.createDatabase()
-            try server.restore(file: fixtures.appendingPathComponent("postgres.sql").path, database: String(url.split(separator: "/").last!))
-            return url
-        }
-    }
+    static func releaseStore(_ kind: StoreKind) throws -> String { try ReleaseStores.copy("7edad36", kind) }
 
     static func json(_ text: String) -> NSDictionary? {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? NSDictionary

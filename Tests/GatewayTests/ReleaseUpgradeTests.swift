@@ -12,24 +12,8 @@ import Testing
 /// Fixtures/release-a4939e6/make-fixtures.py: opened in place, read, and written on.
 @Suite("Stores from an earlier release")
 struct ReleaseUpgradeTests {
-    static let fixtures = TestGateway.packageRoot.appendingPathComponent("Tests/GatewayTests/Fixtures/release-a4939e6")
-
     /// A copy of the release's store of this kind, as a store URL.
-    static func releaseStore(_ kind: StoreKind) throws -> String {
-        switch kind {
-        case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("release-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let path = directory.appendingPathComponent("gateway.sqlite")
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("gateway.sqlite"), to: path)
-            return "sqlite://\(path.path)"
-        case .postgres:
-            let server = try PostgresTestServer.shared()
-            let url = try server.createDatabase()
-            try server.restore(file: fixtures.appendingPathComponent("postgres.sql").path, database: String(url.split(separator: "/").last!))
-            return url
-        }
-    }
+    static func releaseStore(_ kind: StoreKind) throws -> String { try ReleaseStores.copy("a4939e6", kind) }
 
     @Test("a store written by release a4939e6 is upgraded in place and serves its orders", arguments: StoreKind.allCases)
     func upgradeInPlace(kind: StoreKind) async throws {
