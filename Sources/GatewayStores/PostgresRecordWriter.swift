@@ -119,7 +119,7 @@ enum PostgresRecordWriter {
             let columns = PostgresStoredRow(row)
             let name = try OutcomeName(decoding: try columns.text("outcome"))
             guard try columns.optionalBytes("request_hash") != nil else { return (name, nil) }
-            return (name, try PostgresTransactionStore.storedTransaction(columns))
+            return (name, try StoredTransaction(row: columns))
         }
     }
 }

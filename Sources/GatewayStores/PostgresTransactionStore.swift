@@ -185,18 +185,6 @@ package final class PostgresTransactionStore: TransactionStore {
         }
     }
 
-    /// The transaction a row with the receipt's columns and the stored response holds.
-    static func storedTransaction(_ columns: PostgresStoredRow) throws -> StoredTransaction {
-        StoredTransaction(
-            requestHash: try columns.bytes("request_hash"),
-            response: StoredResponse(
-                format: ResponseFormat(rawValue: try columns.text("response_format")),
-                bytes: try columns.bytes("response_body")
-            ),
-            receipt: try ReceiptColumns.receipt(columns)
-        )
-    }
-
     static func storedTransaction(
         _ connection: PostgresConnection,
         _ logger: Logger,
@@ -213,7 +201,7 @@ package final class PostgresTransactionStore: TransactionStore {
             logger: logger
         )
         var stored: StoredTransaction?
-        for try await row in rows { stored = try storedTransaction(PostgresStoredRow(row)) }
+        for try await row in rows { stored = try StoredTransaction(row: PostgresStoredRow(row)) }
         return stored
     }
 

@@ -11,6 +11,23 @@ protocol StoredRow {
     func optionalText(_ column: String) throws -> String?
     func integer(_ column: String) throws -> Int64
     func optionalInteger(_ column: String) throws -> Int64?
+    func bytes(_ column: String) throws -> [UInt8]
+}
+
+extension StoredTransaction {
+    /// The transaction a row holds: the receipt's columns, the request's fingerprint and the
+    /// stored response (selected as `ReceiptColumns.selectList, request_hash, response_format,
+    /// response_body`).
+    init(row: some StoredRow) throws {
+        self.init(
+            requestHash: try row.bytes("request_hash"),
+            response: StoredResponse(
+                format: ResponseFormat(rawValue: try row.text("response_format")),
+                bytes: try row.bytes("response_body")
+            ),
+            receipt: try ReceiptColumns.receipt(row)
+        )
+    }
 }
 
 /// A value written to a typed column, whichever store writes it.

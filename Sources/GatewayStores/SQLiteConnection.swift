@@ -22,16 +22,18 @@ final class SQLiteConnection {
     }
 
     /// A compiled statement, and its result columns by name once a caller has asked for them.
-    private struct Prepared {
+    private final class Prepared {
         let statement: OpaquePointer
         var columns: [String: Int]?
+
+        init(statement: OpaquePointer) { self.statement = statement }
     }
 
     private let handle: OpaquePointer
     /// Prepared statements by SQL text: the gateway runs the same few statements over and over.
     private var statements: [String: Prepared] = [:]
     /// The same statements, for ``FrequentSQL``, by identity.
-    private var frequent: [ObjectIdentifier: OpaquePointer] = [:]
+    private var frequent: [ObjectIdentifier: Prepared] = [:]
     private var isClosed = false
     /// The SQL of each prepared statement run, in order, while a test collects them (nil: not collected).
     var statementLog: [String]?
@@ -108,7 +110,7 @@ final class SQLiteConnection {
     /// Runs a statement with bound values, returning each row's columns.
     @discardableResult
     func query(_ sql: String, _ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
-        try run(try prepared(sql), sql, values)
+        try run(try prepared(sql).statement, sql, values)
     }
 
     /// Like ``query(_:_:)``, finding the prepared statement without hashing its text.
@@ -116,10 +118,10 @@ final class SQLiteConnection {
     func query(_ sql: FrequentSQL, _ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
         guard !isClosed else { throw Self.closedFailure }
         let key = ObjectIdentifier(sql)
-        if let statement = frequent[key] { return try run(statement, sql.text, values) }
-        let statement = try prepared(sql.text)
-        frequent[key] = statement
-        return try run(statement, sql.text, values)
+        if let prepared = frequent[key] { return try run(prepared.statement, sql.text, values) }
+        let prepared = try prepared(sql.text)
+        frequent[key] = prepared
+        return try run(prepared.statement, sql.text, values)
     }
 
     private func run(_ statement: OpaquePointer, _ sql: String, _ values: [SQLiteValue]) throws -> [[SQLiteValue]] {
@@ -164,33 +166,34 @@ final class SQLiteConnection {
         }
     }
 
-    /// Like ``query(_:_:)``, with each row's columns read by name.
+    /// Like ``query(_:_:)``, with each row's columns read by name. The statement is looked up
+    /// once: its text is hashed once per call, whatever its length.
     func rows(_ sql: String, _ values: [SQLiteValue] = []) throws -> [SQLiteRow] {
-        let names = try columns(sql)
-        return try query(sql, values).map { SQLiteRow(columns: names, values: $0) }
+        let prepared = try prepared(sql)
+        let names = prepared.columns ?? Self.columns(of: prepared)
+        return try run(prepared.statement, sql, values).map { SQLiteRow(columns: names, values: $0) }
     }
 
     /// A statement's result columns by name, read from SQLite once per statement.
-    private func columns(_ sql: String) throws -> [String: Int] {
-        let statement = try prepared(sql)
-        if let names = statements[sql]?.columns { return names }
+    private static func columns(of prepared: Prepared) -> [String: Int] {
         let names = Dictionary(
-            uniqueKeysWithValues: (0..<sqlite3_column_count(statement)).map {
-                (String(cString: sqlite3_column_name(statement, $0)), Int($0))
+            uniqueKeysWithValues: (0..<sqlite3_column_count(prepared.statement)).map {
+                (String(cString: sqlite3_column_name(prepared.statement, $0)), Int($0))
             }
         )
-        statements[sql]?.columns = names
+        prepared.columns = names
         return names
     }
 
-    private func prepared(_ sql: String) throws -> OpaquePointer {
+    private func prepared(_ sql: String) throws -> Prepared {
         guard !isClosed else { throw Self.closedFailure }
-        if let prepared = statements[sql] { return prepared.statement }
+        if let prepared = statements[sql] { return prepared }
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard status == SQLITE_OK, let statement else { throw failure(status) }
-        statements[sql] = Prepared(statement: statement)
-        return statement
+        let prepared = Prepared(statement: statement)
+        statements[sql] = prepared
+        return prepared
     }
 
     /// Runs `body` inside BEGIN IMMEDIATE ... COMMIT, rolling back if it throws.
@@ -291,7 +294,7 @@ struct SQLiteRow: StoredRow {
         }
     }
 
-    func blob(_ name: String) throws -> [UInt8] {
+    func bytes(_ name: String) throws -> [UInt8] {
         guard case .blob(let value) = self[name] else { throw unreadable(name, "bytes") }
         return value
     }

@@ -35,7 +35,7 @@ extension SQLiteTransactionStore: SessionStore {
                         column: "sessions.update_status"
                     ),
                     authenticationLimit: Int(try row.integer("authentication_limit")),
-                    sealedContent: try row.blob("sealed_content"),
+                    sealedContent: try row.bytes("sealed_content"),
                     createdAt: Date(milliseconds: try row.integer("created_at_ms")),
                     expiresAt: Date(milliseconds: try row.integer("expires_at_ms"))
                 )

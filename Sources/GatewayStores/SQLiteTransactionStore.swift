@@ -180,16 +180,7 @@ package final class SQLiteTransactionStore: TransactionStore {
             """,
             [.text(merchantId), .text(orderId), .text(transactionId)]
         )
-        return try rows.first.map { row in
-            StoredTransaction(
-                requestHash: try row.blob("request_hash"),
-                response: StoredResponse(
-                    format: ResponseFormat(rawValue: try row.text("response_format")),
-                    bytes: try row.blob("response_body")
-                ),
-                receipt: try ReceiptColumns.receipt(row)
-            )
-        }
+        return try rows.first.map(StoredTransaction.init(row:))
     }
 
     /// Runs a read on the reader's queue and resumes the caller with its result.
