@@ -445,11 +445,11 @@ enum PostgresMigrations {
     /// `seal` turns the unkeyed request hashes earlier releases stored into keyed ones, in the
     /// same transaction and under the same lock, so every replica sees them sealed or not at all.
     static func migrate(
-        _ client: PostgresClient,
+        _ connection: PostgresConnection,
         logger: Logger,
         sealingLegacyFingerprints seal: (@Sendable ([UInt8]) -> [UInt8])? = nil
     ) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await connection.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
             try await connection.query(
                 "CREATE TABLE IF NOT EXISTS gateway_schema (version bigint NOT NULL)",

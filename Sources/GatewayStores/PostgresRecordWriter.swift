@@ -17,8 +17,8 @@ import PostgresNIO
 enum PostgresRecordWriter {
     /// Runs `gateway_record` (migration step 5): the lock, the checks and the writes in one
     /// statement, so one round trip, committed before it returns when the outcome is `.recorded`.
-    static func write(_ record: TransactionRecord, _ client: PostgresClient, _ logger: Logger) async throws -> RecordOutcome {
-        let rows = try await client.execute(RecordStatement(record: record), logger: logger)
+    static func write(_ record: TransactionRecord, _ connection: PostgresConnection, _ logger: Logger) async throws -> RecordOutcome {
+        let rows = try await connection.execute(RecordStatement(record: record), logger: logger)
         var answer: RecordStatement.Row?
         for try await row in rows { answer = row }
         guard let (name, joined) = answer else { throw UnreadableStoredValue(column: "gateway_record.outcome", value: "no row") }
@@ -28,15 +28,13 @@ enum PostgresRecordWriter {
             if let joined { return .duplicateTransaction(joined) }
             // The statement's snapshot predates a duplicate committed while the function waited
             // for the order's lock (two identical requests racing): read it now.
-            let stored = try await client.withConnection { connection in
-                try await PostgresTransactionStore.storedTransaction(
-                    connection,
-                    logger,
-                    record.merchantId,
-                    record.orderId,
-                    record.transactionId
-                )
-            }
+            let stored = try await PostgresTransactionStore.storedTransaction(
+                connection,
+                logger,
+                record.merchantId,
+                record.orderId,
+                record.transactionId
+            )
             guard let stored else { throw UnreadableStoredValue(column: "transactions", value: "a duplicate that is not there") }
             return .duplicateTransaction(stored)
         case .orderAlreadySucceeded: return .orderAlreadySucceeded

@@ -6,8 +6,8 @@ import PostgresNIO
 /// on any other. Each call is one statement.
 extension PostgresTransactionStore: SessionStore {
     package func insertSession(_ session: StoredSession) async throws {
-        try await run { client in
-            _ = try await client.query(
+        try await run { connection in
+            _ = try await connection.query(
                 """
                 INSERT INTO sessions (session_id, merchant_id, version, update_status, authentication_limit,
                     sealed_content, created_at_ms, expires_at_ms)
@@ -21,8 +21,8 @@ extension PostgresTransactionStore: SessionStore {
     }
 
     package func session(id: String) async throws -> StoredSession? {
-        try await run { client in
-            let rows = try await client.query(
+        try await run { connection in
+            let rows = try await connection.query(
                 """
                 SELECT session_id, merchant_id, version, update_status, authentication_limit, sealed_content,
                     created_at_ms, expires_at_ms FROM sessions WHERE session_id = \(SessionStorageKey.of(id))
@@ -52,8 +52,8 @@ extension PostgresTransactionStore: SessionStore {
     }
 
     package func replaceSession(_ session: StoredSession, expectedVersion: String) async throws -> Bool {
-        try await run { client in
-            let rows = try await client.query(
+        try await run { connection in
+            let rows = try await connection.query(
                 """
                 UPDATE sessions SET version = \(session.version), update_status = \(session.updateStatus.rawValue),
                     authentication_limit = \(session.authenticationLimit),
@@ -70,14 +70,14 @@ extension PostgresTransactionStore: SessionStore {
     }
 
     package func deleteSession(id: String) async throws {
-        try await run { client in
-            _ = try await client.query("DELETE FROM sessions WHERE session_id = \(SessionStorageKey.of(id))", logger: self.logger)
+        try await run { connection in
+            _ = try await connection.query("DELETE FROM sessions WHERE session_id = \(SessionStorageKey.of(id))", logger: self.logger)
         }
     }
 
     package func deleteSessions(expiredBefore time: Date) async throws {
-        try await run { client in
-            _ = try await client.query(
+        try await run { connection in
+            _ = try await connection.query(
                 "DELETE FROM sessions WHERE expires_at_ms < \(time.milliseconds)",
                 logger: self.logger
             )

@@ -76,16 +76,14 @@ package final class PostgresTransactionStore: TransactionStore {
     }
 
     package func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction? {
-        try await run { client in
-            try await client.withConnection { connection in
-                try await Self.storedTransaction(connection, self.logger, merchantId, orderId, transactionId)
-            }
+        try await run { connection in
+            try await Self.storedTransaction(connection, self.logger, merchantId, orderId, transactionId)
         }
     }
 
     package func order(merchantId: String, orderId: String) async throws -> StoredOrder? {
-        try await run { client in
-            let rows = try await client.query(
+        try await run { connection in
+            let rows = try await connection.query(
                 """
                 SELECT currency, amount_minor, status, created_at_ms, initial_succeeded, total_authorized_minor,
                     total_captured_minor, total_refunded_minor, wallet_provider, reference, updated_at_ms, version
@@ -119,8 +117,8 @@ package final class PostgresTransactionStore: TransactionStore {
     }
 
     package func transactions(merchantId: String, orderId: String) async throws -> [TransactionSummary] {
-        try await run { client in
-            let rows = try await client.query(
+        try await run { connection in
+            let rows = try await connection.query(
                 """
                 SELECT \(unescaped: ReceiptColumns.selectList), voided FROM transactions
                 WHERE merchant_id = \(merchantId) AND order_id = \(orderId) ORDER BY created_at_ms, sequence
@@ -137,8 +135,8 @@ package final class PostgresTransactionStore: TransactionStore {
     }
 
     package func isApplePayTokenUsed(_ key: ApplePayReplayKey) async throws -> Bool {
-        try await run { client in
-            let rows = try await client.query(
+        try await run { connection in
+            let rows = try await connection.query(
                 """
                 SELECT 1 FROM apple_pay_transactions
                 WHERE apple_pay_transaction_id = \(key.transactionId) OR data_digest = \(key.dataDigestHex)
@@ -152,8 +150,8 @@ package final class PostgresTransactionStore: TransactionStore {
 
     /// A read of the table every order request reads, through the pool: what readiness means.
     package func checkReachable() async throws {
-        try await run { client in
-            let rows = try await client.query("SELECT 1 FROM orders LIMIT 1", logger: self.logger)
+        try await run { connection in
+            let rows = try await connection.query("SELECT 1 FROM orders LIMIT 1", logger: self.logger)
             for try await _ in rows {}
         }
     }
@@ -161,8 +159,8 @@ package final class PostgresTransactionStore: TransactionStore {
     /// One statement, so one database transaction; committed (on disk) before it returns
     /// `.recorded`, with nothing written for every other outcome.
     package func record(_ record: TransactionRecord) async throws -> RecordOutcome {
-        let outcome = try await run { client in
-            try await PostgresRecordWriter.write(record, client, self.logger)
+        let outcome = try await run { connection in
+            try await PostgresRecordWriter.write(record, connection, self.logger)
         }
         if outcome == .recorded { try await pruneIfDue(record.time.milliseconds) }
         return outcome
@@ -177,8 +175,8 @@ package final class PostgresTransactionStore: TransactionStore {
         }
         guard due else { return }
         let cutoff = now - replayRetentionMilliseconds
-        try await run { client in
-            _ = try await client.query(
+        try await run { connection in
+            _ = try await connection.query(
                 "DELETE FROM apple_pay_transactions WHERE accepted_at_ms < \(cutoff)",
                 logger: self.logger
             )
@@ -205,20 +203,37 @@ package final class PostgresTransactionStore: TransactionStore {
         return stored
     }
 
-    /// Runs one operation within the deadline, on a migrated schema, with connection trouble
-    /// turned into ``StoreUnavailable``.
+    /// Runs one operation on a pooled connection within the deadline, on a migrated schema, with
+    /// connection trouble turned into ``StoreUnavailable``.
+    ///
+    /// A query in flight does not answer to cancellation, and on a server that stopped answering
+    /// it would never return: cancelling the operation (its deadline, or a shutdown) closes its
+    /// connection, which ends the query then and there instead of at the TCP timeout. The server
+    /// rolls back what the connection had begun, and the pool opens another.
     func run<Value: Sendable>(
-        _ work: @escaping @Sendable (PostgresClient) async throws -> Value
+        _ work: @escaping @Sendable (PostgresConnection) async throws -> Value
     ) async throws
         -> Value
     {
         try await Deadline.run(timeout) {
             do {
-                if !self.schemaReady.withLock({ $0 }) {
-                    try await PostgresMigrations.migrate(self.client, logger: self.logger, sealingLegacyFingerprints: self.seal)
-                    self.schemaReady.withLock { $0 = true }
+                return try await self.client.withConnection { connection in
+                    // The pool learns of a closed connection a moment after it closes, and may
+                    // lend it in between. A query written to it once its channel has shut down is
+                    // dropped unanswered by PostgresNIO (1.33): it would wait for ever, so it is
+                    // never written.
+                    guard !connection.isClosed else { throw StoreUnavailable(reason: "the pooled connection had closed") }
+                    return try await withTaskCancellationHandler {
+                        if !self.schemaReady.withLock({ $0 }) {
+                            try await PostgresMigrations.migrate(connection, logger: self.logger, sealingLegacyFingerprints: self.seal)
+                            self.schemaReady.withLock { $0 = true }
+                        }
+                        return try await work(connection)
+                    } onCancel: {
+                        let closing: EventLoopFuture<Void> = connection.close()
+                        _ = closing
+                    }
                 }
-                return try await work(self.client)
             } catch {
                 throw StoreUnavailable.classify(error)
             }

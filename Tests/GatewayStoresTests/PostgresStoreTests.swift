@@ -125,6 +125,87 @@ struct PostgresStoreTests {
         await store.close()
     }
 
+    @Test("a server that stops answering mid-query costs the store its deadline, not a hang", .timeLimit(.minutes(2)))
+    func frozenServer() async throws {
+        let server = try PostgresTestServer()
+        defer { server.destroy() }
+        let location = try StoreFixture.postgresLocation(try server.createDatabase())
+        let store = PostgresTransactionStore(location: location, maxConnections: 2, timeout: .seconds(2), logger: Self.quiet)
+        // Connected and migrated under the short timeout; retried while a busy run warms up.
+        var connected = false
+        let warmUp = ContinuousClock.now + .seconds(30)
+        while !connected, ContinuousClock.now < warmUp {
+            connected = (try? await store.record(SampleRecords.record(order: "before"))) == .recorded
+            if !connected { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        #expect(connected, "the store never recorded before the freeze")
+
+        // The connections stay open and the server answers nothing: no statement_timeout, no
+        // reset, only the gateway's own deadline can end the wait.
+        try server.freeze()
+        var thawed = false
+        defer { if !thawed { try? server.thaw() } }
+        for attempt in 0..<3 {
+            let started = ContinuousClock.now
+            await #expect(throws: StoreUnavailable.self) {
+                _ = try await store.transaction(merchantId: "M", orderId: "before", transactionId: "1")
+            }
+            let waited = ContinuousClock.now - started
+            #expect(waited < .seconds(6), "attempt \(attempt) waited \(waited) on a frozen server")
+        }
+
+        try server.thaw()
+        thawed = true
+        var recovered = false
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !recovered, ContinuousClock.now < deadline {
+            recovered = (try? await store.transaction(merchantId: "M", orderId: "before", transactionId: "1")) != nil
+            if !recovered { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        #expect(recovered, "the store did not answer within 30 seconds of the server's thaw")
+        await store.close()
+    }
+
+    @Test("a connection whose backend stops answering is closed at the deadline, so the pool serves again at once", .timeLimit(.minutes(2)))
+    func frozenBackend() async throws {
+        let server = try PostgresTestServer()
+        defer { server.destroy() }
+        let url = try server.createDatabase()
+        let database = String(url.split(separator: "/").last ?? "")
+        // One connection: a query left waiting on it would keep the whole pool waiting.
+        let store = PostgresTransactionStore(
+            location: try StoreFixture.postgresLocation(url),
+            maxConnections: 1,
+            timeout: .seconds(2),
+            logger: Self.quiet
+        )
+        var connected = false
+        let warmUp = ContinuousClock.now + .seconds(30)
+        while !connected, ContinuousClock.now < warmUp {
+            connected = (try? await store.record(SampleRecords.record(order: "before"))) == .recorded
+            if !connected { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        #expect(connected, "the store never recorded before the freeze")
+
+        // The connection stays open and its backend answers nothing, as when a database host
+        // drops off the network; the server itself still accepts new connections.
+        let frozen = try server.freezeGatewayBackends(database: database)
+        defer { try? server.thaw(backends: frozen) }
+        #expect(!frozen.isEmpty, "no backend of the store's to freeze")
+        await #expect(throws: StoreUnavailable.self) {
+            _ = try await store.transaction(merchantId: "M", orderId: "before", transactionId: "1")
+        }
+        // Still frozen: only a new connection can answer this.
+        var answered = false
+        let deadline = ContinuousClock.now + .seconds(15)
+        while !answered, ContinuousClock.now < deadline {
+            answered = (try? await store.transaction(merchantId: "M", orderId: "before", transactionId: "1")) != nil
+            if !answered { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        #expect(answered, "the pool stayed held by the connection to the frozen backend")
+        await store.close()
+    }
+
     @Test("while PostgreSQL restarts the store fails fast as unavailable, then recovers by itself")
     func reconnectsAfterRestart() async throws {
         let server = try PostgresTestServer()

@@ -139,6 +139,52 @@ public final class PostgresTestServer: Sendable {
         )
     }
 
+    /// Freezes the server and every backend (SIGSTOP): connections stay open and answer nothing,
+    /// as a database host that hangs or drops off the network does. ``thaw()`` undoes it.
+    public func freeze() throws { try signalServer(SIGSTOP) }
+
+    public func thaw() throws { try signalServer(SIGCONT) }
+
+    /// Freezes (SIGSTOP) the backends serving the gateway's connections to `database`, and only
+    /// them: those connections answer nothing, while new ones are served as usual. Returns the
+    /// backends, for ``thaw(backends:)``.
+    public func freezeGatewayBackends(database: String) throws -> [Int32] {
+        let listed = try psql(
+            "SELECT pid FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'applepay-gateway'",
+            database: "postgres"
+        )
+        let backends = listed.split(separator: "\n").compactMap { Int32($0.trimmingCharacters(in: .whitespaces)) }
+        try signal(backends, SIGSTOP)
+        return backends
+    }
+
+    public func thaw(backends: [Int32]) throws { try signal(backends, SIGCONT) }
+
+    private func signal(_ processes: [Int32], _ signal: Int32) throws {
+        for pid in processes where kill(pid, signal) != 0 {
+            throw Failure(description: "kill(\(pid), \(signal)) failed: errno \(errno)")
+        }
+    }
+
+    /// The postmaster (first line of its pid file), then its children, found by their parent in
+    /// /proc/<pid>/stat (the field after the parenthesised command name).
+    private func signalServer(_ signal: Int32) throws {
+        let pidFile = try String(contentsOf: dataDirectory.appendingPathComponent("postmaster.pid"), encoding: .utf8)
+        guard let postmaster = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }) else {
+            throw Failure(description: "no pid in postmaster.pid")
+        }
+        var processes = [postmaster]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let closing = stat.lastIndex(of: ")")
+            else { continue }
+            let fields = stat[stat.index(after: closing)...].split(separator: " ")
+            if fields.count > 1, Int32(fields[1]) == postmaster { processes.append(pid) }
+        }
+        try self.signal(processes, signal)
+    }
+
     /// Stops the server and deletes its files.
     public func destroy() {
         try? stop()
