@@ -15,12 +15,10 @@ import Musl
 /// disk, so a 201 the client has seen survives a crash of the process or of the machine. Writes
 /// go through one connection as group commits (every record waiting when a commit starts shares
 /// its fsync); reads use a second connection, which WAL lets run beside the writer. Each
-/// connection has its own serial queue, which keeps SQLite's blocking calls off Swift's
-/// cooperative threads.
+/// connection has its own serial queue (the reader's is an actor's executor), which keeps
+/// SQLite's blocking calls off the event loops that run Swift's tasks.
 package final class SQLiteTransactionStore: TransactionStore {
-    // Used only on `readQueue`, never concurrently.
-    nonisolated(unsafe) private let reader: SQLiteConnection
-    private let readQueue = DispatchQueue(label: "gateway.sqlite.read")
+    let reader: SQLiteReader
     let writer: SQLiteGroupCommit
     let checkpointer: SQLiteCheckpointer
 
@@ -44,8 +42,7 @@ package final class SQLiteTransactionStore: TransactionStore {
         try Self.hashLegacySessionIds(writeConnection)
         checkpointer = try SQLiteCheckpointer(path: path)
         writeConnection.onCommit(walFrames: checkpointer.logHolds)
-        reader = try SQLiteConnection(path: path)
-        try reader.execute("PRAGMA busy_timeout = 5000")
+        reader = try SQLiteReader(path: path)
         writer = SQLiteGroupCommit(connection: writeConnection, replayRetention: replayRetention)
     }
 
@@ -124,12 +121,7 @@ package final class SQLiteTransactionStore: TransactionStore {
     /// Closes the reader and the checkpointer, then lets the writer finish its queued commits,
     /// fold the log into the database and close.
     package func close() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            readQueue.async {
-                self.reader.close()
-                continuation.resume()
-            }
-        }
+        await reader.close()
         await checkpointer.close()
         await writer.close()
     }
@@ -183,16 +175,8 @@ package final class SQLiteTransactionStore: TransactionStore {
         return try rows.first.map(StoredTransaction.init(row:))
     }
 
-    /// Runs a read on the reader's queue and resumes the caller with its result.
-    func run<Value: Sendable>(
-        _ work: @escaping @Sendable (SQLiteConnection) throws -> Value
-    ) async throws
-        -> Value
-    {
-        try await withCheckedThrowingContinuation { continuation in
-            readQueue.async {
-                continuation.resume(with: Result { try work(self.reader) })
-            }
-        }
+    /// Runs a read on the reader connection, on its executor.
+    func run<Value: Sendable>(_ work: @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+        try await reader.read(work)
     }
 }
