@@ -3,8 +3,8 @@ import GatewayCore
 import Logging
 
 extension GatewayRoutes {
-    /// The session an AUTHORIZE, PAY or VERIFY names: this merchant's, live, successfully
-    /// updated, and at the version the request gives, if it gives one.
+    /// The session an AUTHORIZE, PAY or VERIFY names, if the core's rules let a payment use it;
+    /// a rejection names the request's `session.id` or `session.version`.
     func paymentSession(
         _ sessionId: String,
         merchant: Merchant,
@@ -13,32 +13,23 @@ extension GatewayRoutes {
         -> SessionService.OpenSession
     {
         guard let session = try await sessions.open(id: sessionId, merchantId: merchant.id) else {
-            throw Self.paymentSessionNotFound
+            throw SessionRejection.notFound.inPayment
         }
-        if session.stored.updateStatus == .claimedForPayment { throw SessionService.inUse }
-        guard session.stored.updateStatus == .success else {
-            throw Self.paymentSessionNotUpdated(session.stored.updateStatus.rawValue)
+        do {
+            try session.stored.checkPayable(version: version)
+        } catch {
+            throw error.inPayment
         }
-        if let version, version != session.stored.version { throw Self.staleSessionVersion(version) }
         return session
     }
 
-    static let paymentSessionNotFound = GatewayError.invalid("session.id", "Session not found or expired")
-
-    static func paymentSessionNotUpdated(_ updateStatus: String) -> GatewayError {
-        .invalid("session.id", "The session holds no successful update (updateStatus \(updateStatus))")
-    }
-
-    static func staleSessionVersion(_ version: String) -> GatewayError {
-        .invalidValue("session.version", version, "The session has been updated since this version")
-    }
-
-    /// A session that paid successfully is deleted with its card data; after a decline it stays,
-    /// so the payer can put another card into it. A replayed answer paid nothing with this claim
-    /// (the session was claimed after the store had no answer), so it releases the session too.
-    /// A failed delete only leaves the session to expire.
+    /// What the payment's outcome does to the session it claimed, by the core's rule
+    /// (``StoredSession/afterPayment(recordedSuccess:)``). A failed delete only leaves the
+    /// session to expire.
     func retireIfUsed(_ session: SessionService.OpenSession, _ processed: ProcessedTransaction, logger: Logger) async {
-        guard processed.recordedSuccess else { return await release(session, logger: logger) }
+        guard StoredSession.afterPayment(recordedSuccess: processed.recordedSuccess) == .delete else {
+            return await release(session, logger: logger)
+        }
         do {
             try await sessions.delete(id: session.id)
         } catch {

@@ -30,6 +30,8 @@ package struct MPGSErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try error.response(from: request, context: context)
         } catch let rejection as PaymentRejection {
             return try rejection.response(from: request, context: context)
+        } catch let rejection as SessionRejection {
+            return try rejection.response(from: request, context: context)
         } catch let error as HTTPError {
             return try Self.gatewayError(for: error.status).response(from: request, context: context)
         } catch let error as StoreUnavailable {

@@ -79,7 +79,7 @@ package struct SessionRoutes: Sendable {
         )
         guard let session = try await sessions.open(id: sessionId, merchantId: merchant.id) else {
             // A session credential for no live session is no credential at all.
-            throw credential.isPayer ? GatewayError.invalidCredentials : SessionService.notFound
+            throw credential.isPayer ? GatewayError.invalidCredentials : SessionRejection.notFound.gatewayError
         }
         let reader = try RequestReader(
             body: try await GatewayRoutes.body(of: request, limit: maxBodyBytes),
@@ -92,9 +92,7 @@ package struct SessionRoutes: Sendable {
         }
         // Without Authorization the body's operation is what says this is the payer's update.
         if credential == .sessionIdInPath, operation == nil { throw GatewayError.invalidCredentials }
-        if let expected = reader.text("session.version"), expected != session.stored.version {
-            throw GatewayRoutes.staleSessionVersion(expected)
-        }
+        try session.stored.checkVersion(reader.text("session.version"))
         if credential.isPayer { try Self.refuseMerchantFields(reader.root) }
         let update = SessionContent.storable(reader.root)
         try SessionContent.validate(SessionContent.merged(session.content, update))
@@ -126,7 +124,7 @@ package struct SessionRoutes: Sendable {
         let version = try GatewayRoutes.version(context)
         let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
         guard let session = try await sessions.open(id: context.parameters.get("sessionId") ?? "", merchantId: merchant.id)
-        else { throw SessionService.notFound }
+        else { throw SessionRejection.notFound }
         let view = Self.view(session, merchantId: merchant.id, version: version)
         return GatewayRoutes.json(.ok, await describingStoredToken(view, content: session.content, merchant: merchant))
     }
@@ -140,10 +138,7 @@ package struct SessionRoutes: Sendable {
         members["session"] = .object([
             "id": .string(session.id),
             "version": .string(session.stored.version),
-            // A session claimed by a payment in progress was successfully updated, as far as anyone outside can tell.
-            "updateStatus": .string(
-                (session.stored.updateStatus == .claimedForPayment ? SessionUpdateStatus.success : session.stored.updateStatus).rawValue
-            ),
+            "updateStatus": .string(session.stored.shownUpdateStatus.rawValue),
             "authenticationLimit": .integer(Int64(session.stored.authenticationLimit)),
         ])
         return .object(members)

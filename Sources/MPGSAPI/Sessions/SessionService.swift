@@ -40,15 +40,6 @@ package struct SessionService: Sendable {
         explanation: "Sessions are not enabled on this gateway: configure sessions.encryptionKey"
     )
 
-    /// One answer for an unknown, expired or another merchant's session: nothing tells them apart.
-    static let notFound = GatewayError.notFound("Session not found or expired")
-
-    static let concurrentUpdate = GatewayError(
-        status: .conflict,
-        cause: .requestRejected,
-        explanation: "The session was updated by another request at the same time; retry the request"
-    )
-
     func create(merchantId: String, content: JSONValue, authenticationLimit: Int) async throws -> OpenSession {
         let cipher = try enabledCipher()
         let now = clock()
@@ -57,15 +48,14 @@ package struct SessionService: Sendable {
         var generator = SystemRandomNumberGenerator()
         let key = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         var session = OpenSession(
-            stored: StoredSession(
+            stored: StoredSession.new(
                 id: SessionIdentifiers.newSessionId(),
                 merchantId: merchantId,
                 version: SessionIdentifiers.newVersion(),
-                updateStatus: content == .object([:]) ? .noUpdate : .success,
+                hasContent: content != .object([:]),
                 authenticationLimit: authenticationLimit,
-                sealedContent: [],
-                createdAt: now,
-                expiresAt: now.addingTimeInterval(lifetime)
+                now: now,
+                lifetime: lifetime
             ),
             content: content,
             aes256Key: Data(key).base64EncodedString()
@@ -78,10 +68,11 @@ package struct SessionService: Sendable {
     /// The merchant's live session, or nil. An expired session found here is deleted.
     func open(id: String, merchantId: String) async throws -> OpenSession? {
         let cipher = try enabledCipher()
-        guard SessionIdentifiers.isWellFormed(id), let stored = try await store.session(id: id),
-            stored.merchantId == merchantId
-        else { return nil }
-        guard stored.expiresAt > clock() else {
+        guard SessionIdentifiers.isWellFormed(id), let stored = try await store.session(id: id) else { return nil }
+        switch stored.access(by: merchantId, at: clock()) {
+        case .live: break
+        case .anotherMerchant: return nil
+        case .expired:
             try await store.deleteSession(id: id)
             return nil
         }
@@ -99,42 +90,30 @@ package struct SessionService: Sendable {
         let cipher = try enabledCipher()
         var updated = session
         updated.content = SessionContent.merged(session.content, content)
-        updated.stored.version = SessionIdentifiers.newVersion()
-        updated.stored.updateStatus = .success
-        updated.stored.sealedContent = try seal(updated, cipher)
+        updated.stored = session.stored.updated(sealedContent: try seal(updated, cipher), version: SessionIdentifiers.newVersion())
         guard try await store.replaceSession(updated.stored, expectedVersion: session.stored.version) else {
-            throw Self.concurrentUpdate
+            throw SessionRejection.concurrentUpdate
         }
         return updated
     }
 
-    /// Takes the session for one payment before it is processed: a new version, written only if
-    /// the session is still at the version it was opened at, so of several payments racing for
-    /// one session exactly one goes on (the others get ``inUse``), and a session that paid once
-    /// cannot pay again.
+    /// Takes the session for one payment before it is processed (see
+    /// ``StoredSession/claimedForPayment(version:)``).
     func claimForPayment(_ session: OpenSession) async throws -> OpenSession {
         var claimed = session
-        claimed.stored.version = SessionIdentifiers.newVersion()
-        claimed.stored.updateStatus = .claimedForPayment
+        claimed.stored = session.stored.claimedForPayment(version: SessionIdentifiers.newVersion())
         guard try await store.replaceSession(claimed.stored, expectedVersion: session.stored.version) else {
-            throw Self.inUse
+            throw SessionRejection.inUse
         }
         return claimed
     }
 
-    /// After a payment that did not succeed: the session can pay again (the payer may put
-    /// another card into it first). Nothing happens if the payer updated it meanwhile.
+    /// After a payment that did not succeed: the session can pay again. Nothing happens if the
+    /// payer updated it meanwhile.
     func release(_ claimed: OpenSession) async throws {
-        var released = claimed
-        released.stored.version = SessionIdentifiers.newVersion()
-        released.stored.updateStatus = .success
-        _ = try await store.replaceSession(released.stored, expectedVersion: claimed.stored.version)
+        let released = claimed.stored.released(version: SessionIdentifiers.newVersion())
+        _ = try await store.replaceSession(released, expectedVersion: claimed.stored.version)
     }
-
-    static let inUse = GatewayError.invalid(
-        "session.id",
-        "The session is being used by another payment, or has been updated since it was read"
-    )
 
     func delete(id: String) async throws {
         try await store.deleteSession(id: id)

@@ -134,31 +134,37 @@ package enum ErrorCatalogue {
         [
             Entry(
                 name: "Session not found",
-                error: SessionService.notFound,
+                error: SessionRejection.notFound.gatewayError,
                 when: "Update or Retrieve Session names a session that is unknown, expired, used, or another merchant's.",
                 whatToDo: "Create a new session (sessions live `sessions.lifetimeSeconds`, and a successful payment uses one up)."
             ),
             Entry(
                 name: "Payment session not found",
-                error: GatewayRoutes.paymentSessionNotFound,
+                error: SessionRejection.notFound.inPayment,
                 when: "An AUTHORIZE, PAY or VERIFY names a session that is unknown, expired, used, or another merchant's.",
                 whatToDo: "Create and fill a new session, then pay with its id."
             ),
             Entry(
                 name: "Session not updated",
-                error: GatewayRoutes.paymentSessionNotUpdated("NO_UPDATE"),
+                error: SessionRejection.notUpdated(.noUpdate).inPayment,
                 when: "A payment names a session nothing was successfully put into yet.",
                 whatToDo: "Update the session (the app puts the Apple Pay token into it) before paying."
             ),
             Entry(
                 name: "Session version changed",
-                error: GatewayRoutes.staleSessionVersion("3f2c6a1b0e"),
+                error: SessionRejection.staleVersion("3f2c6a1b0e").inPayment,
                 when: "`session.version` is not the session's current version: it was updated since.",
                 whatToDo: "Retrieve the session and check what changed, or leave `session.version` out."
             ),
             Entry(
+                name: "Session in use",
+                error: SessionRejection.inUse.inPayment,
+                when: "Two payments named one session at once: the first claimed it, the others are refused.",
+                whatToDo: "Wait for the first payment's answer; after a decline the session can pay again."
+            ),
+            Entry(
                 name: "Session updated at the same time",
-                error: SessionService.concurrentUpdate,
+                error: SessionRejection.concurrentUpdate.gatewayError,
                 when: "Two updates of one session raced.",
                 whatToDo: "Retry the update."
             ),
