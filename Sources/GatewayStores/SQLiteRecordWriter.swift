@@ -27,7 +27,7 @@ enum SQLiteRecordWriter {
         if let replay = record.applePayReplay, try !recordReplay(replay, record, connection) { return .applePayReplay }
         if let target = record.voidedTransactionId {
             try connection.query(
-                "UPDATE transactions SET voided = 1 WHERE merchant_id = ? AND order_id = ? AND transaction_id = ?",
+                markVoidedSQL,
                 [.text(record.merchantId), .text(record.orderId), .text(target)]
             )
         }
@@ -43,11 +43,7 @@ enum SQLiteRecordWriter {
     ) throws -> Bool {
         do {
             try connection.query(
-                """
-                INSERT INTO apple_pay_transactions
-                    (apple_pay_transaction_id, data_digest, merchant_id, order_id, transaction_id, accepted_at_ms)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """,
+                insertReplaySQL,
                 [
                     .text(replay.transactionId), .text(replay.dataDigestHex), .text(record.merchantId),
                     .text(record.orderId), .text(record.transactionId), .integer(record.time.milliseconds),
@@ -58,6 +54,37 @@ enum SQLiteRecordWriter {
         }
         return true
     }
+
+    private static let markVoidedSQL = FrequentSQL(
+        "UPDATE transactions SET voided = 1 WHERE merchant_id = ? AND order_id = ? AND transaction_id = ?"
+    )
+
+    private static let insertReplaySQL = FrequentSQL(
+        """
+        INSERT INTO apple_pay_transactions
+            (apple_pay_transaction_id, data_digest, merchant_id, order_id, transaction_id, accepted_at_ms)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """
+    )
+
+    private static let updateOrderSQL = FrequentSQL(
+        """
+        UPDATE orders SET currency = ?, amount_minor = ?, status = ?, total_authorized_minor = ?,
+            total_captured_minor = ?, total_refunded_minor = ?, wallet_provider = ?, reference = ?,
+            initial_succeeded = max(initial_succeeded, ?), updated_at_ms = ?, version = version + 1
+        WHERE merchant_id = ? AND order_id = ? AND version = ? AND NOT (? AND initial_succeeded = 1)
+        """
+    )
+
+    private static let insertOrderSQL = FrequentSQL(
+        """
+        INSERT INTO orders (currency, amount_minor, status, total_authorized_minor, total_captured_minor,
+            total_refunded_minor, wallet_provider, reference, initial_succeeded, updated_at_ms,
+            merchant_id, order_id, created_at_ms)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (merchant_id, order_id) DO NOTHING
+        """
+    )
 
     private static let insertTransactionSQL: FrequentSQL = {
         let columns =
@@ -102,12 +129,7 @@ enum SQLiteRecordWriter {
         ]
         if let expectedVersion = record.expectedOrderVersion {
             try connection.query(
-                """
-                UPDATE orders SET currency = ?, amount_minor = ?, status = ?, total_authorized_minor = ?,
-                    total_captured_minor = ?, total_refunded_minor = ?, wallet_provider = ?, reference = ?,
-                    initial_succeeded = max(initial_succeeded, ?), updated_at_ms = ?, version = version + 1
-                WHERE merchant_id = ? AND order_id = ? AND version = ? AND NOT (? AND initial_succeeded = 1)
-                """,
+                updateOrderSQL,
                 state + [
                     .text(record.merchantId), .text(record.orderId), .integer(expectedVersion),
                     .integer(record.isInitial ? 1 : 0),
@@ -115,13 +137,7 @@ enum SQLiteRecordWriter {
             )
         } else {
             try connection.query(
-                """
-                INSERT INTO orders (currency, amount_minor, status, total_authorized_minor, total_captured_minor,
-                    total_refunded_minor, wallet_provider, reference, initial_succeeded, updated_at_ms,
-                    merchant_id, order_id, created_at_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (merchant_id, order_id) DO NOTHING
-                """,
+                insertOrderSQL,
                 state + [.text(record.merchantId), .text(record.orderId), .integer(order.creationTime.milliseconds)]
             )
         }
