@@ -51,7 +51,7 @@ extension RadialRoutes {
             version: .latest,
             fingerprint: fingerprinter.fingerprint(
                 canonical: root.canonicalBytes(omitting: RadialCreditCardAuthRequest.securityCodeElements),
-                legacyHashInput: bytes
+                legacyHashInput: { bytes }
             ),
             encoding: RadialResponseEncoder(schemaVersion: auth.schemaVersion)
         )

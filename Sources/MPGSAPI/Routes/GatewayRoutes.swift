@@ -79,7 +79,7 @@ package struct GatewayRoutes: Sendable {
             version: version,
             fingerprint: fingerprinter.fingerprint(
                 canonical: reader.root.removingSecurityCodes().serialized(),
-                legacyHashInput: reader.root.serialized()
+                legacyHashInput: { [root = reader.root] in root.serialized() }
             ),
             encoding: MPGSResponseEncoder()
         )

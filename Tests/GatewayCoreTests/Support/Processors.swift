@@ -56,7 +56,7 @@ struct Processors: Sendable {
             version: .latest,
             fingerprint: fingerprinter.fingerprint(
                 canonical: Array((hash ?? "\(order)/\(transaction)").utf8),
-                legacyHashInput: []
+                legacyHashInput: { [] }
             ),
             encoding: PlainTextEncoder()
         )
