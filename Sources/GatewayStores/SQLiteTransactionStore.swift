@@ -15,7 +15,7 @@ import Musl
 /// disk, so a 201 the client has seen survives a crash of the process or of the machine. Writes
 /// go through one connection as group commits (every record waiting when a commit starts shares
 /// its fsync); reads use a second connection, which WAL lets run beside the writer. Each
-/// connection has its own serial queue (the reader's is an actor's executor), which keeps
+/// connection has its own serial queue, which keeps
 /// SQLite's blocking calls off the event loops that run Swift's tasks.
 package final class SQLiteTransactionStore: TransactionStore {
     let reader: SQLiteReader
@@ -175,8 +175,8 @@ package final class SQLiteTransactionStore: TransactionStore {
         return try rows.first.map(StoredTransaction.init(row:))
     }
 
-    /// Runs a read on the reader connection, on its executor.
-    func run<Value: Sendable>(_ work: @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+    /// Runs a read on the reader connection, on its queue.
+    func run<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
         try await reader.read(work)
     }
 }

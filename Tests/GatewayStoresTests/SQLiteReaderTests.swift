@@ -6,9 +6,9 @@ import Testing
 @testable import GatewayCore
 @testable import GatewayStores
 
-@Suite("SQLite reader: its own executor, never an event loop; closed means refused")
+@Suite("SQLite reader: its own queue, never an event loop; closed means refused")
 struct SQLiteReaderTests {
-    @Test("reads run on the reader's executor, off every event loop")
+    @Test("reads run on the reader's queue, off every event loop")
     func readsOffTheEventLoops() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("reader-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
