@@ -9,7 +9,14 @@ extension JSONValue {
     /// The request without its security codes: what a stored fingerprint may be computed over
     /// (PCI DSS 3.2: no security code in any form after authorization).
     func removingSecurityCodes() -> JSONValue {
-        Self.securityCodePaths.reduce(self) { $0.removing($1[...]) }
+        // Most requests carry none: the tree is then not rebuilt (three dictionary copies).
+        Self.securityCodePaths.reduce(self) { value, path in value.holds(path[...]) ? value.removing(path[...]) : value }
+    }
+
+    private func holds(_ path: ArraySlice<String>) -> Bool {
+        guard let key = path.first else { return true }
+        guard case .object(let members) = self, let member = members[key] else { return false }
+        return member.holds(path.dropFirst())
     }
 
     private func removing(_ path: ArraySlice<String>) -> JSONValue {
