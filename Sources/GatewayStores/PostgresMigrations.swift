@@ -410,6 +410,156 @@ enum PostgresMigrations {
             $$
             """,
         ],
+        // 9: 3-D Secure. Payer authentications (INITIATE_AUTHENTICATION, AUTHENTICATE_PAYER, the
+        // ACS challenge), typed, so any replica reads them; and the authentication an AUTHORIZE or
+        // PAY carried, in the transaction's receipt columns (ReceiptColumns.authenticationColumns),
+        // which `gateway_record` now writes too.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS authentications (
+                merchant_id text NOT NULL,
+                order_id text NOT NULL,
+                transaction_id text NOT NULL,
+                revision bigint NOT NULL,
+                api_version bigint NOT NULL,
+                status text NOT NULL,
+                scenario text NOT NULL,
+                amount_minor bigint NOT NULL,
+                currency text NOT NULL,
+                card_number text NOT NULL,
+                card_brand text NOT NULL,
+                card_expiry_month bigint,
+                card_expiry_year bigint,
+                card_name text,
+                channel text NOT NULL,
+                purpose text NOT NULL,
+                accept_versions text,
+                redirect_response_url text,
+                challenge_id text UNIQUE,
+                three_ds_transaction_id text,
+                ds_transaction_id text,
+                protocol_version text,
+                three_ds_status text,
+                acs_eci text,
+                authentication_token text,
+                created_at_ms bigint NOT NULL,
+                updated_at_ms bigint NOT NULL,
+                PRIMARY KEY (merchant_id, order_id, transaction_id)
+            )
+            """,
+            """
+            ALTER TABLE transactions
+                ADD COLUMN IF NOT EXISTS authentication_transaction_id text,
+                ADD COLUMN IF NOT EXISTS authentication_status text,
+                ADD COLUMN IF NOT EXISTS authentication_version text,
+                ADD COLUMN IF NOT EXISTS authentication_acs_eci text,
+                ADD COLUMN IF NOT EXISTS authentication_3ds_transaction_id text,
+                ADD COLUMN IF NOT EXISTS authentication_ds_transaction_id text,
+                ADD COLUMN IF NOT EXISTS authentication_protocol_version text,
+                ADD COLUMN IF NOT EXISTS authentication_3ds2_status text
+            """,
+            "DROP FUNCTION IF EXISTS gateway_record(text, text, text, text, bytea, bytea, text, text, bigint, text, text, text, bigint, text, boolean, text, boolean, boolean, bigint, text, bigint, text, bigint, bigint, bigint, text, text, bigint, boolean, text, text, bigint, text, text, text, text, bigint, bigint, text, text, bigint, bigint, text, text, text, bigint, text, text, text, text, bigint, text, text, bigint, bigint, bigint, text, text, bigint, text)",
+            """
+            CREATE OR REPLACE FUNCTION gateway_record(
+                p_merchant text, p_order text, p_transaction text, p_operation text, p_request_hash bytea,
+                p_response bytea, p_result text, p_gateway_code text, p_amount bigint, p_currency text, p_eci text,
+                p_apple_pay_id text, p_time_ms bigint, p_type text, p_succeeded boolean, p_target text,
+                p_voids_target boolean, p_is_initial boolean, p_expected_version bigint,
+                p_order_currency text, p_order_amount bigint, p_status text, p_total_authorized bigint,
+                p_total_captured bigint, p_total_refunded bigint, p_wallet text, p_reference text,
+                p_created_ms bigint, p_initial_succeeded boolean, p_data_digest text, p_response_format text,
+                r_api_version bigint, r_transaction_source text, r_transaction_reference text,
+                r_card_number text, r_card_brand text, r_card_expiry_month bigint, r_card_expiry_year bigint,
+                r_card_name text, r_device_number text, r_device_expiry_month bigint,
+                r_device_expiry_year bigint, r_cryptogram_format text, r_acquirer_code text,
+                r_acquirer_message text, r_authorized_minor bigint, r_authorization_code text,
+                r_acquirer_receipt text, r_stan text, r_security_code_result text,
+                r_order_amount_minor bigint, r_order_currency text, r_order_status text,
+                r_order_total_authorized_minor bigint, r_order_total_captured_minor bigint,
+                r_order_total_refunded_minor bigint, r_order_wallet_provider text, r_order_reference text,
+                r_order_created_at_ms bigint, r_echo text,
+                r_authentication_transaction_id text, r_authentication_status text, r_authentication_version text, r_authentication_acs_eci text,
+                r_authentication_3ds_transaction_id text, r_authentication_ds_transaction_id text, r_authentication_protocol_version text, r_authentication_3ds2_status text
+            ) RETURNS TABLE (outcome text)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                current_version bigint;
+                current_initial boolean;
+            BEGIN
+                PERFORM pg_advisory_xact_lock(hashtext(p_merchant), hashtext(p_order));
+                PERFORM 1 FROM transactions t
+                    WHERE t.merchant_id = p_merchant AND t.order_id = p_order AND t.transaction_id = p_transaction;
+                IF FOUND THEN
+                    RETURN QUERY SELECT 'duplicate'::text;
+                    RETURN;
+                END IF;
+                SELECT o.version, o.initial_succeeded INTO current_version, current_initial FROM orders o
+                    WHERE o.merchant_id = p_merchant AND o.order_id = p_order;
+                IF p_is_initial AND coalesce(current_initial, false) THEN
+                    RETURN QUERY SELECT 'orderAlreadySucceeded'::text;
+                    RETURN;
+                END IF;
+                IF current_version IS DISTINCT FROM p_expected_version THEN
+                    RETURN QUERY SELECT 'orderChanged'::text;
+                    RETURN;
+                END IF;
+                IF p_apple_pay_id IS NOT NULL THEN
+                    -- No conflict target: a used transaction id and a used data digest both refuse.
+                    INSERT INTO apple_pay_transactions
+                        (apple_pay_transaction_id, data_digest, merchant_id, order_id, transaction_id, accepted_at_ms)
+                    VALUES (p_apple_pay_id, p_data_digest, p_merchant, p_order, p_transaction, p_time_ms)
+                    ON CONFLICT DO NOTHING;
+                    IF NOT FOUND THEN
+                        RETURN QUERY SELECT 'applePayReplay'::text;
+                        RETURN;
+                    END IF;
+                END IF;
+                INSERT INTO orders AS o (merchant_id, order_id, currency, amount_minor, status,
+                    total_authorized_minor, total_captured_minor, total_refunded_minor, wallet_provider, reference,
+                    initial_succeeded, created_at_ms, updated_at_ms)
+                VALUES (p_merchant, p_order, p_order_currency, p_order_amount, p_status, p_total_authorized,
+                    p_total_captured, p_total_refunded, p_wallet, p_reference, p_initial_succeeded, p_created_ms,
+                    p_time_ms)
+                ON CONFLICT (merchant_id, order_id) DO UPDATE SET
+                    currency = excluded.currency, amount_minor = excluded.amount_minor, status = excluded.status,
+                    total_authorized_minor = excluded.total_authorized_minor,
+                    total_captured_minor = excluded.total_captured_minor,
+                    total_refunded_minor = excluded.total_refunded_minor,
+                    wallet_provider = excluded.wallet_provider, reference = excluded.reference,
+                    initial_succeeded = o.initial_succeeded OR excluded.initial_succeeded,
+                    updated_at_ms = excluded.updated_at_ms, version = o.version + 1;
+                INSERT INTO transactions (merchant_id, order_id, transaction_id, operation, request_hash,
+                    response_body, result, gateway_code, amount_minor, currency, eci_indicator,
+                    apple_pay_transaction_id, created_at_ms, type, succeeded, target_transaction_id, response_format,
+                    api_version, transaction_source, transaction_reference, card_number, card_brand,
+                    card_expiry_month, card_expiry_year, card_name, device_number, device_expiry_month,
+                    device_expiry_year, cryptogram_format, acquirer_code, acquirer_message, authorized_minor,
+                    authorization_code, acquirer_receipt, stan, security_code_result, order_amount_minor,
+                    order_currency, order_status, order_total_authorized_minor, order_total_captured_minor,
+                    order_total_refunded_minor, order_wallet_provider, order_reference, order_created_at_ms,
+                    echo, authentication_transaction_id, authentication_status, authentication_version, authentication_acs_eci,
+                    authentication_3ds_transaction_id, authentication_ds_transaction_id, authentication_protocol_version, authentication_3ds2_status)
+                VALUES (p_merchant, p_order, p_transaction, p_operation, p_request_hash, p_response, p_result,
+                    p_gateway_code, p_amount, p_currency, p_eci, p_apple_pay_id, p_time_ms, p_type, p_succeeded,
+                    p_target, p_response_format,
+                    r_api_version, r_transaction_source, r_transaction_reference, r_card_number, r_card_brand,
+                    r_card_expiry_month, r_card_expiry_year, r_card_name, r_device_number,
+                    r_device_expiry_month, r_device_expiry_year, r_cryptogram_format, r_acquirer_code,
+                    r_acquirer_message, r_authorized_minor, r_authorization_code, r_acquirer_receipt, r_stan,
+                    r_security_code_result, r_order_amount_minor, r_order_currency, r_order_status,
+                    r_order_total_authorized_minor, r_order_total_captured_minor,
+                    r_order_total_refunded_minor, r_order_wallet_provider, r_order_reference,
+                    r_order_created_at_ms, r_echo, r_authentication_transaction_id, r_authentication_status, r_authentication_version, r_authentication_acs_eci,
+                    r_authentication_3ds_transaction_id, r_authentication_ds_transaction_id, r_authentication_protocol_version, r_authentication_3ds2_status);
+                IF p_voids_target AND p_target IS NOT NULL THEN
+                    UPDATE transactions t SET voided = true
+                    WHERE t.merchant_id = p_merchant AND t.order_id = p_order AND t.transaction_id = p_target;
+                END IF;
+                RETURN QUERY SELECT 'recorded'::text;
+            END
+            $$
+            """,
+        ],
     ]
 
     private static func sealLegacyFingerprints(

@@ -74,7 +74,7 @@ enum PostgresRecordWriter {
             ReceiptColumns.identityColumns + ReceiptColumns.names + [
                 "request_hash", "response_format", "response_body",
             ]
-        /// The function's parameters (migration step 8): the record's, then the receipt's columns.
+        /// The function's parameters (migration step 9): the record's, then the receipt's columns.
         static let bindingDataTypes: [PostgresDataType] =
             [
                 .text, .text, .text, .text, .bytea, .bytea, .text, .text, .int8, .text, .text, .text, .int8, .text, .bool,

@@ -53,17 +53,26 @@ enum ReceiptColumns {
     enum Kind { case text, integer }
 
     /// The columns `values(_:)` fills, in its order.
-    static let columns: [(name: String, kind: Kind)] = [
-        ("api_version", .integer), ("transaction_source", .text), ("transaction_reference", .text),
-        ("card_number", .text), ("card_brand", .text), ("card_expiry_month", .integer), ("card_expiry_year", .integer),
-        ("card_name", .text), ("device_number", .text), ("device_expiry_month", .integer),
-        ("device_expiry_year", .integer), ("cryptogram_format", .text),
-        ("acquirer_code", .text), ("acquirer_message", .text), ("authorized_minor", .integer),
-        ("authorization_code", .text), ("acquirer_receipt", .text), ("stan", .text), ("security_code_result", .text),
-        ("order_amount_minor", .integer), ("order_currency", .text), ("order_status", .text),
-        ("order_total_authorized_minor", .integer), ("order_total_captured_minor", .integer),
-        ("order_total_refunded_minor", .integer), ("order_wallet_provider", .text), ("order_reference", .text),
-        ("order_created_at_ms", .integer), ("echo", .text),
+    static let columns: [(name: String, kind: Kind)] =
+        [
+            ("api_version", .integer), ("transaction_source", .text), ("transaction_reference", .text),
+            ("card_number", .text), ("card_brand", .text), ("card_expiry_month", .integer), ("card_expiry_year", .integer),
+            ("card_name", .text), ("device_number", .text), ("device_expiry_month", .integer),
+            ("device_expiry_year", .integer), ("cryptogram_format", .text),
+            ("acquirer_code", .text), ("acquirer_message", .text), ("authorized_minor", .integer),
+            ("authorization_code", .text), ("acquirer_receipt", .text), ("stan", .text), ("security_code_result", .text),
+            ("order_amount_minor", .integer), ("order_currency", .text), ("order_status", .text),
+            ("order_total_authorized_minor", .integer), ("order_total_captured_minor", .integer),
+            ("order_total_refunded_minor", .integer), ("order_wallet_provider", .text), ("order_reference", .text),
+            ("order_created_at_ms", .integer), ("echo", .text),
+        ] + authenticationColumns
+
+    /// The 3-D Secure authentication an AUTHORIZE or PAY carried (SQLite step 8, PostgreSQL step 9).
+    static let authenticationColumns: [(name: String, kind: Kind)] = [
+        ("authentication_transaction_id", .text), ("authentication_status", .text), ("authentication_version", .text),
+        ("authentication_acs_eci", .text), ("authentication_3ds_transaction_id", .text),
+        ("authentication_ds_transaction_id", .text), ("authentication_protocol_version", .text),
+        ("authentication_3ds2_status", .text),
     ]
 
     static let names = columns.map(\.name)
@@ -94,13 +103,41 @@ enum ReceiptColumns {
             .integer(order.totalAuthorizedMinorUnits), .integer(order.totalCapturedMinorUnits),
             .integer(order.totalRefundedMinorUnits), StoredValue(order.walletProvider), StoredValue(order.reference),
             .integer(order.creationTime.milliseconds), StoredValue(echoText(receipt.echo)),
+        ] + authenticationValues(receipt.authentication)
+    }
+
+    private static func authenticationValues(_ authentication: PaymentAuthentication?) -> [StoredValue] {
+        guard let authentication else { return authenticationColumns.map { _ in .null } }
+        return [
+            .text(authentication.transactionId), .text(authentication.status.rawValue), .text(authentication.version),
+            StoredValue(authentication.acsEci), StoredValue(authentication.threeDSTransactionId),
+            StoredValue(authentication.dsTransactionId), StoredValue(authentication.protocolVersion),
+            StoredValue(authentication.transactionStatus?.rawValue),
         ]
+    }
+
+    private static func authentication(_ row: some StoredRow) throws -> PaymentAuthentication? {
+        guard let transactionId = try row.optionalText("authentication_transaction_id") else { return nil }
+        var transactionStatus: ThreeDSTransactionStatus?
+        if let text = try row.optionalText("authentication_3ds2_status") {
+            transactionStatus = try decode(ThreeDSTransactionStatus.init(rawValue:), text, column: "authentication_3ds2_status")
+        }
+        return PaymentAuthentication(
+            transactionId: transactionId,
+            status: try decode(AuthenticationStatus.init(rawValue:), try row.text("authentication_status"), column: "authentication_status"),
+            version: try row.text("authentication_version"),
+            acsEci: try row.optionalText("authentication_acs_eci"),
+            threeDSTransactionId: try row.optionalText("authentication_3ds_transaction_id"),
+            dsTransactionId: try row.optionalText("authentication_ds_transaction_id"),
+            protocolVersion: try row.optionalText("authentication_protocol_version"),
+            transactionStatus: transactionStatus
+        )
     }
 
     /// The receipt a `transactions` row holds.
     static func receipt(_ row: some StoredRow) throws -> TransactionReceipt {
         let currency = try decode(Currency.init(code:), try row.text("currency"), column: "currency")
-        return TransactionReceipt(
+        var receipt = TransactionReceipt(
             merchantId: try row.text("merchant_id"),
             orderId: try row.text("order_id"),
             transactionId: try row.text("transaction_id"),
@@ -116,6 +153,8 @@ enum ReceiptColumns {
             time: Date(milliseconds: try row.integer("created_at_ms")),
             echo: try echo(row)
         )
+        receipt.authentication = try authentication(row)
+        return receipt
     }
 
     private static func card(_ row: some StoredRow) throws -> CardDetails {

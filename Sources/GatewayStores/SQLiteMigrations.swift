@@ -1,4 +1,5 @@
 import GatewayCore
+
 /// The schema, as numbered steps. `PRAGMA user_version` records how far a database has come;
 /// start-up applies the missing steps in order, each in its own transaction.
 enum SQLiteMigrations {
@@ -132,6 +133,49 @@ enum SQLiteMigrations {
         ALTER TABLE transactions ADD COLUMN order_created_at_ms INTEGER;
         ALTER TABLE transactions ADD COLUMN echo TEXT;
         """ + LegacyReceiptColumns.sqliteUpdate,
+        // 8: 3-D Secure. Payer authentications (INITIATE_AUTHENTICATION, AUTHENTICATE_PAYER, the
+        // ACS challenge), typed, so any replica reads them; and the authentication an AUTHORIZE or
+        // PAY carried, in the transaction's receipt columns (ReceiptColumns.authenticationColumns).
+        """
+        CREATE TABLE authentications (
+            merchant_id TEXT NOT NULL,
+            order_id TEXT NOT NULL,
+            transaction_id TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            api_version INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            scenario TEXT NOT NULL,
+            amount_minor INTEGER NOT NULL,
+            currency TEXT NOT NULL,
+            card_number TEXT NOT NULL,
+            card_brand TEXT NOT NULL,
+            card_expiry_month INTEGER,
+            card_expiry_year INTEGER,
+            card_name TEXT,
+            channel TEXT NOT NULL,
+            purpose TEXT NOT NULL,
+            accept_versions TEXT,
+            redirect_response_url TEXT,
+            challenge_id TEXT UNIQUE,
+            three_ds_transaction_id TEXT,
+            ds_transaction_id TEXT,
+            protocol_version TEXT,
+            three_ds_status TEXT,
+            acs_eci TEXT,
+            authentication_token TEXT,
+            created_at_ms INTEGER NOT NULL,
+            updated_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (merchant_id, order_id, transaction_id)
+        );
+        ALTER TABLE transactions ADD COLUMN authentication_transaction_id TEXT;
+        ALTER TABLE transactions ADD COLUMN authentication_status TEXT;
+        ALTER TABLE transactions ADD COLUMN authentication_version TEXT;
+        ALTER TABLE transactions ADD COLUMN authentication_acs_eci TEXT;
+        ALTER TABLE transactions ADD COLUMN authentication_3ds_transaction_id TEXT;
+        ALTER TABLE transactions ADD COLUMN authentication_ds_transaction_id TEXT;
+        ALTER TABLE transactions ADD COLUMN authentication_protocol_version TEXT;
+        ALTER TABLE transactions ADD COLUMN authentication_3ds2_status TEXT;
+        """,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

@@ -28,7 +28,15 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
     let environment = ProcessingEnvironment(
         store: services.store,
         clock: services.clock,
-        observer: services.metrics
+        observer: services.metrics,
+        authentications: services.authenticationStore
+    )
+    // 3-D Secure is simulated in sandbox mode only (production reaches no directory server).
+    let authentications = AuthenticationProcessor(
+        store: services.authenticationStore,
+        locks: environment.locks,
+        clock: services.clock,
+        simulated: services.configuration.mode == .sandbox
     )
     let sessions = SessionService(
         store: services.sessionStore,
@@ -43,7 +51,8 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
         maxBodyBytes: services.configuration.limits.maxBodyBytes,
         metrics: services.metrics,
         sessions: sessions,
-        fingerprinter: services.fingerprinter
+        fingerprinter: services.fingerprinter,
+        authentications: authentications
     )
     routes.register(on: router)
     RadialRoutes(
@@ -62,6 +71,9 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
         decryptor: services.decryptor,
         maxBodyBytes: services.configuration.limits.maxBodyBytes
     ).register(on: router)
+    if services.configuration.mode == .sandbox {
+        ACSRoutes(processor: authentications, maxBodyBytes: services.configuration.limits.maxBodyBytes).register(on: router)
+    }
     if let issuer = services.sandboxIssuer {
         SandboxRoutes(
             authentication: routes.authentication,

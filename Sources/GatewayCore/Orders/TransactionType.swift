@@ -29,6 +29,8 @@ package enum APIOperation: Sendable, Hashable, CaseIterable, RawRepresentable {
     case initial(PaymentRequest.Operation)
     /// CAPTURE, REFUND or VOID: acts on the order as stored.
     case followOn(FollowOnRequest.Operation)
+    /// INITIATE_AUTHENTICATION or AUTHENTICATE_PAYER: 3-D Secure, before the payment.
+    case authentication(AuthenticationOperation)
 
     package static let authorize = APIOperation.initial(.authorize)
     package static let pay = APIOperation.initial(.pay)
@@ -39,6 +41,7 @@ package enum APIOperation: Sendable, Hashable, CaseIterable, RawRepresentable {
 
     package static let allCases: [APIOperation] =
         PaymentRequest.Operation.allCases.map(initial) + FollowOnRequest.Operation.allCases.map(followOn)
+        + AuthenticationOperation.allCases.map(authentication)
 
     /// The operation as MPGS spells it (`AUTHORIZE`, ...); nil for any other text.
     package init?(rawValue: String) {
@@ -46,6 +49,8 @@ package enum APIOperation: Sendable, Hashable, CaseIterable, RawRepresentable {
             self = .initial(operation)
         } else if let operation = FollowOnRequest.Operation(rawValue: rawValue) {
             self = .followOn(operation)
+        } else if let operation = AuthenticationOperation(rawValue: rawValue) {
+            self = .authentication(operation)
         } else {
             return nil
         }
@@ -55,6 +60,7 @@ package enum APIOperation: Sendable, Hashable, CaseIterable, RawRepresentable {
         switch self {
         case .initial(let operation): operation.rawValue
         case .followOn(let operation): operation.rawValue
+        case .authentication(let operation): operation.rawValue
         }
     }
 }

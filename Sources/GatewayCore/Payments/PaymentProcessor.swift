@@ -46,18 +46,37 @@ package struct PaymentProcessor: Sendable {
             }
             throw error
         }
+        let authentication = try await paymentAuthentication(request, context)
         let outcome = await context.merchant.acquirer.process(card.acquirerRequest)
-        let firstTry = record(request, context, card: card, outcome: outcome, existingOrder: nil)
+        let firstTry = record(request, context, card: card, outcome: outcome, existingOrder: nil, authentication: authentication)
         switch try await store.record(firstTry) {
         case .orderChanged:
             // The order exists: decide again on what it holds.
             let existingOrder = try await store.order(merchantId: context.merchant.id, orderId: context.orderId)
             if existingOrder?.hasSuccessfulInitialTransaction == true { throw PaymentRejection.orderAlreadySucceeded }
-            let secondTry = record(request, context, card: card, outcome: outcome, existingOrder: existingOrder)
+            let secondTry = record(
+                request,
+                context,
+                card: card,
+                outcome: outcome,
+                existingOrder: existingOrder,
+                authentication: authentication
+            )
             return try await environment.commit(secondTry, context, logger: logger, card: card.details.maskedNumber)
         case let firstOutcome:
             return try environment.committed(firstTry, firstOutcome, context, logger: logger, card: card.details.maskedNumber)
         }
+    }
+
+    /// The 3-D Secure authentication a plain card's payment names, checked (the order's own, and
+    /// successful). An Apple Pay payment's cryptogram is its authentication: a named one is not used.
+    private func paymentAuthentication(_ request: PaymentRequest, _ context: Context) async throws -> PaymentAuthentication? {
+        guard let transactionId = request.authenticationTransactionId, case .card = request.source else { return nil }
+        return try await environment.authentications.authenticationForPayment(
+            merchantId: context.merchant.id,
+            orderId: context.orderId,
+            transactionId: transactionId
+        )
     }
 
     private func storedTransaction(_ context: Context) async throws -> StoredTransaction? {
@@ -70,7 +89,8 @@ package struct PaymentProcessor: Sendable {
         _ context: Context,
         card: ResolvedCard,
         outcome: AcquirerOutcome,
-        existingOrder: StoredOrder?
+        existingOrder: StoredOrder?,
+        authentication: PaymentAuthentication?
     ) -> TransactionRecord {
         let now = environment.now()
         let order = OrderLedger.orderAfterInitial(
@@ -78,7 +98,7 @@ package struct PaymentProcessor: Sendable {
             request: request,
             createdAt: existingOrder?.state.creationTime ?? now
         )
-        let receipt = TransactionReceipt(
+        var receipt = TransactionReceipt(
             merchantId: context.merchant.id,
             orderId: context.orderId,
             transactionId: context.transactionId,
@@ -94,6 +114,7 @@ package struct PaymentProcessor: Sendable {
             time: now,
             echo: request.echo
         )
+        receipt.authentication = authentication
         return TransactionRecord(
             receipt: receipt,
             operation: request.operation.apiOperation,

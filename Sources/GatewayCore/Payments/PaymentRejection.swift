@@ -29,6 +29,8 @@ package enum PaymentRejection: Error, Sendable, Hashable {
     case nothingToVoid
     /// The Apple Pay token was refused.
     case token(TokenRejection)
+    /// The 3-D Secure authentication the request names (or the authentication request) was refused.
+    case authentication(AuthenticationRejection)
 }
 
 /// Why an Apple Pay token was refused: by the token library, or by the gateway's own checks

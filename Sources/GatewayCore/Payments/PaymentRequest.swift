@@ -80,6 +80,9 @@ package struct PaymentRequest: Sendable {
     package var transactionSource: String
     package var source: Source
     package var echo: RequestEcho
+    /// `authentication.transactionId`: the 3-D Secure authentication on this order the payment
+    /// carries (a plain card's; an Apple Pay payment is authenticated by its cryptogram).
+    package var authenticationTransactionId: String?
 
     package init(
         operation: Operation,

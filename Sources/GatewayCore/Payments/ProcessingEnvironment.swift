@@ -9,13 +9,17 @@ package struct ProcessingEnvironment: Sendable {
     package let locks: OrderLocks
     let clock: @Sendable () -> Date
     let observer: any PaymentObserver
+    /// The payer authentications an AUTHORIZE or PAY may name (the same database's).
+    package let authentications: any AuthenticationStore
 
     package init(
         store: any TransactionStore,
         locks: OrderLocks = OrderLocks(),
         clock: @escaping @Sendable () -> Date,
-        observer: any PaymentObserver
+        observer: any PaymentObserver,
+        authentications: any AuthenticationStore = NoAuthenticationStore()
     ) {
+        self.authentications = authentications
         self.store = store
         self.locks = locks
         self.clock = clock

@@ -23,6 +23,8 @@ package struct TransactionReceipt: Sendable, Hashable {
     /// What the response returns of the requests on the order so far (billing, customer, ...):
     /// the front end merges a follow-on's over the order's latest (``TransactionResponseEncoding``).
     package var echo: RequestEcho
+    /// The 3-D Secure authentication an AUTHORIZE or PAY carried (none for most).
+    package var authentication: PaymentAuthentication?
 
     package init(
         merchantId: String,

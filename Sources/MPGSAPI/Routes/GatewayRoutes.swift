@@ -1,5 +1,6 @@
 import ApplePayToken
 import Crypto
+import Foundation
 import GatewayCore
 import GatewayHTTP
 import Hummingbird
@@ -16,6 +17,8 @@ package struct GatewayRoutes: Sendable {
     let metrics: any PaymentObserver
     let sessions: SessionService
     let fingerprinter: RequestFingerprinter
+    /// 3-D Secure: INITIATE_AUTHENTICATION, AUTHENTICATE_PAYER and their transactions.
+    let authentications: AuthenticationProcessor
 
     package init(
         authentication: MerchantAuthentication,
@@ -24,8 +27,12 @@ package struct GatewayRoutes: Sendable {
         maxBodyBytes: Int,
         metrics: any PaymentObserver,
         sessions: SessionService,
-        fingerprinter: RequestFingerprinter
+        fingerprinter: RequestFingerprinter,
+        authentications: AuthenticationProcessor? = nil
     ) {
+        self.authentications =
+            authentications
+            ?? AuthenticationProcessor(store: NoAuthenticationStore(), locks: OrderLocks(), clock: { Date() }, simulated: false)
         self.authentication = authentication
         self.processor = processor
         self.orderOperations = orderOperations
@@ -117,6 +124,8 @@ package struct GatewayRoutes: Sendable {
             var request = try FollowOnRequest.reading(reader, operation: followOn)
             request.echo = RequestEcho(catalogue.echo(of: reader.root, shape: shape))
             processed = try await orderOperations.process(request, transaction, logger: context.logger)
+        case .authentication(let authenticationOperation):
+            return try await authenticate(authenticationOperation, reader, request, transaction)
         }
         return Self.json(.created, bytes: processed.responseBody)
     }
@@ -146,13 +155,26 @@ package struct GatewayRoutes: Sendable {
                 orderId: orderId,
                 transactionId: transactionId
             )
-        else { throw GatewayError.notFound("No transaction '\(transactionId)' on order '\(orderId)'") }
+        else {
+            if let authentication = try await authentications.store.authentication(
+                merchantId: merchant.id,
+                orderId: orderId,
+                transactionId: transactionId
+            ) {
+                return Self.json(.ok, AuthenticationResponse.json(authentication, acsURL: Self.acsURL(request)))
+            }
+            throw GatewayError.notFound("No transaction '\(transactionId)' on order '\(orderId)'")
+        }
         return Self.json(.ok, bytes: stored.responseBody(in: MPGSResponseEncoder()))
     }
 
     private func getOrder(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let (_, merchant, orderId) = try orderPath(request, context)
+        let authentications = try await authentications.store.authentications(merchantId: merchant.id, orderId: orderId)
         guard let order = try await processor.store.order(merchantId: merchant.id, orderId: orderId) else {
+            if let latest = authentications.last {
+                return Self.json(.ok, OrderRetrieval.json(authenticated: latest, authentications: authentications, acsURL: Self.acsURL(request)))
+            }
             throw GatewayError.notFound("No order '\(orderId)'")
         }
         let transactions = try await processor.store.transactions(merchantId: merchant.id, orderId: orderId)
@@ -162,7 +184,8 @@ package struct GatewayRoutes: Sendable {
                 merchantId: merchant.id,
                 orderId: orderId,
                 order: order,
-                transactions: transactions.map(\.receipt)
+                transactions: transactions.map(\.receipt),
+                authentications: authentications.map { AuthenticationResponse.json($0, acsURL: Self.acsURL(request)) }
             )
         )
     }

@@ -28,6 +28,7 @@ package enum ErrorCatalogue {
             Section(title: "Orders and follow-on operations", entries: RejectionKind.allCases.map(\.entry)),
             Section(title: "Sessions", entries: sessionEntries),
             Section(title: "Apple Pay tokens", entries: tokenEntries),
+            Section(title: "3-D Secure", entries: AuthenticationRejectionKind.allCases.map(\.entry)),
         ]
     }
 
@@ -237,6 +238,7 @@ package enum ErrorCatalogue {
 enum RejectionKind: CaseIterable {
     case transactionIdReused, orderNotFound, orderAlreadySucceeded, orderChanged, orderCurrencyUnknown, amountMissing
     case currencyMismatch, nothingToCapture, nothingCaptured, refundTargetNotFound, exceedsAvailable, nothingToVoid, token
+    case authentication
 
     init(_ rejection: PaymentRejection) {
         switch rejection {
@@ -253,6 +255,7 @@ enum RejectionKind: CaseIterable {
         case .exceedsAvailable: self = .exceedsAvailable
         case .nothingToVoid: self = .nothingToVoid
         case .token: self = .token
+        case .authentication: self = .authentication
         }
     }
 
@@ -321,6 +324,12 @@ enum RejectionKind: CaseIterable {
             (
                 .token(.replayed), "Apple Pay token rejected",
                 "The token failed a check: the codes are listed under Apple Pay tokens.", "See the code after \"Apple Pay token rejected:\"."
+            )
+        case .authentication:
+            (
+                .authentication(.notFound(transactionId: "auth-1")), "3-D Secure authentication refused",
+                "The request's 3-D Secure authentication was refused: the cases are listed under 3-D Secure.",
+                "See the 3-D Secure section."
             )
         }
     }

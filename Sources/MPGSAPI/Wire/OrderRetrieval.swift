@@ -5,11 +5,22 @@ import WireJSON
 /// The "Retrieve Order" response: the order as it stands now, with every transaction on it,
 /// each rendered from its stored receipt as its response was.
 enum OrderRetrieval {
-    static func json(merchantId: String, orderId: String, order: StoredOrder, transactions: [TransactionReceipt]) -> JSONValue {
+    /// `authentications` are the order's authentication transactions as rendered, listed first
+    /// (they come before the payment).
+    static func json(
+        merchantId: String,
+        orderId: String,
+        order: StoredOrder,
+        transactions: [TransactionReceipt],
+        authentications: [JSONValue] = []
+    ) -> JSONValue {
         var body = order.state.jsonFields(orderId: orderId, lastUpdatedTime: order.lastUpdatedTime)
         body["merchant"] = .string(merchantId)
         body["result"] = .string("SUCCESS")
-        body["transaction"] = .array(transactions.map { TransactionResponse($0).jsonValue })
+        body["transaction"] = .array(authentications + transactions.map { TransactionResponse($0).jsonValue })
+        if let authentication = transactions.last(where: { $0.authentication != nil })?.authentication {
+            body["authenticationStatus"] = .string(authentication.status.rawValue)
+        }
         // The order as its latest transaction described it: billing, customer, ... at the top, and
         // the order's own fields (description, item, ...) beside its id and amounts.
         var described = transactions.last.map { RequestCatalogue.transactionRequest.orderEcho(of: $0.echo.json) } ?? .object([:])
@@ -17,5 +28,20 @@ enum OrderRetrieval {
             described = JSONValue.object(groups).overlaid(with: .object(orderFields))
         }
         return described.overlaid(with: .object(body))
+    }
+
+    /// An order that holds authentications only (no payment yet): as its latest one leaves it.
+    static func json(authenticated latest: PayerAuthentication, authentications: [PayerAuthentication], acsURL: String) -> JSONValue {
+        let amount = latest.amount
+        let zero = JSONValue.double(Amount(minorUnits: 0, currency: amount.currency).majorUnits)
+        return .object([
+            "id": .string(latest.orderId), "merchant": .string(latest.merchantId), "result": .string("SUCCESS"),
+            "amount": .double(amount.majorUnits), "currency": .string(amount.currency.code),
+            "status": .string(latest.status.orderStatus), "authenticationStatus": .string(latest.status.rawValue),
+            "creationTime": .string(Timestamp.string(authentications.first?.createdAt ?? latest.createdAt)),
+            "lastUpdatedTime": .string(Timestamp.string(latest.updatedAt)),
+            "totalAuthorizedAmount": zero, "totalCapturedAmount": zero, "totalRefundedAmount": zero,
+            "transaction": .array(authentications.map { AuthenticationResponse.json($0, acsURL: acsURL) }),
+        ])
     }
 }

@@ -51,6 +51,8 @@ extension PaymentRejection: HTTPResponseError {
             )
         case .token(let rejection):
             .tokenRejected(rejection)
+        case .authentication(let rejection):
+            rejection.gatewayError
         }
     }
 

@@ -38,6 +38,7 @@ struct TransactionResponse {
     /// What the response returns of the request, over the order's description as its latest
     /// transaction left it (follow-ons): billing, customer, shipping, order.description, ...
     var echo: JSONValue
+    var authentication: PaymentAuthentication?
 
     init(_ receipt: TransactionReceipt) {
         merchantId = receipt.merchantId
@@ -54,6 +55,7 @@ struct TransactionResponse {
         order = receipt.order
         time = receipt.time
         echo = receipt.echo.json
+        authentication = receipt.authentication
     }
 
     /// The body's bytes: the gateway's members laid over the echo (what the gateway decided wins
@@ -75,14 +77,15 @@ struct TransactionResponse {
         let timestamp = JSONValue.string(timeText)
 
         var orderJSON = order.jsonMembers(orderId: orderId, lastUpdated: timeText)
-        orderJSON.set("authenticationStatus", .string("AUTHENTICATION_NOT_IN_EFFECT"))
+        let authenticationStatus = JSONValue.string(authentication?.status.rawValue ?? "AUTHENTICATION_NOT_IN_EFFECT")
+        orderJSON.set("authenticationStatus", authenticationStatus)
         orderJSON.set("certainty", .string("FINAL"))
 
         var transaction = JSONMembers([
             "id": .string(transactionId), "type": .string(transactionType.rawValue),
             "amount": money(amount.minorUnits), "currency": .string(currency.code),
             "source": .string(transactionSource),
-            "authenticationStatus": .string("AUTHENTICATION_NOT_IN_EFFECT"),
+            "authenticationStatus": authenticationStatus,
         ])
         transaction.set(
             "acquirer",
@@ -122,6 +125,7 @@ struct TransactionResponse {
             )
         }
         body.set("transaction", transaction)
+        if let authentication { body.set("authentication", AuthenticationResponse.paymentJSON(authentication)) }
         return body
     }
 }

@@ -28,7 +28,10 @@ let transactionRequestCatalogueText = #"""
     #               enumlist:A|B|C (comma separated members), email, phone (ITU-T E.123), url,
     #               date (yyyy-mm-dd), datetime (ISO 8601), time (hh:mm[:ss] with zone), hex:MIN-MAX,
     #               base64:MIN-MAX, json:MIN-MAX (JSON text), regex:PATTERN, any (checked where used)
-    #   OPERATIONS  letters: A AUTHORIZE, P PAY, V VERIFY, C CAPTURE, R REFUND, X VOID
+    #   OPERATIONS  letters: A AUTHORIZE, P PAY, V VERIFY, C CAPTURE, R REFUND, X VOID,
+    #               I INITIATE_AUTHENTICATION, U AUTHENTICATE_PAYER
+    #               A path may have a second line in a later block (3-D Secure's): its operations are
+    #               added to the first line's; the format must be the same.
     #   FLAGS       secret (never echoed, never quoted in an error), min=N / max=N (API versions)
     #
     # Older versions: the reference stored here is version 100's. Fields and formats clients pinned to
@@ -45,7 +48,7 @@ let transactionRequestCatalogueText = #"""
     @echo billing customer shipping device order airline cruise posTerminal accountFunding agreement currencyConversion paymentPlan transaction.reference transaction.merchantNote transaction.item transaction.itemAmount transaction.taxAmount transaction.discountAmount transaction.dutyAmount transaction.shippingAndHandlingAmount transaction.tax transaction.taxStatus transaction.serviceLocation correlationId partnerSolutionId risk
     @order billing customer shipping device order airline cruise accountFunding agreement
 
-    apiOperation enum:AUTHORIZE|PAY|VERIFY|CAPTURE|REFUND|VOID APVCRX
+    apiOperation enum:AUTHORIZE|PAY|VERIFY|CAPTURE|REFUND|VOID|INITIATE_AUTHENTICATION|AUTHENTICATE_PAYER APVCRXIU
     correlationId text:1-100 APVCRX
     partnerSolutionId text:1-40 APVCRX
     3DSecureId text:1-64 APV max=53
@@ -454,4 +457,36 @@ let transactionRequestCatalogueText = #"""
     transaction.tax[n].type text:1-50 CR
     transaction.taxAmount decimal:1-14 CR
     transaction.taxStatus enum:EXEMPT|NOT_EXEMPT|NOT_PROVIDED CR
+
+    # 3-D Secure (EMV 3DS2): INITIATE_AUTHENTICATION (I) and AUTHENTICATE_PAYER (U), after the
+    # reference's Initiate Authentication and Authenticate Payer pages (request fields as the 3-D Secure
+    # integration guide lists them; not checked line by line against a stored copy). Paths other
+    # operations also take are repeated here with the same format, so this block stands alone.
+    # session.id is not taken yet: the authentication operations read the card from the request.
+    correlationId text:1-100 IU
+    transaction.reference text:1-40 IU
+    order.amount decimal:1-14 IU
+    order.currency upper:3-3 IU
+    order.description text:1-127 IU
+    order.reference text:1-40 IU
+    authentication.acceptVersions enumlist:3DS1|3DS2 I
+    authentication.channel enum:MERCHANT_REQUESTED|PAYER_APP|PAYER_BROWSER I
+    authentication.purpose enum:ADD_CARD|AUTHENTICATE_ONLY|CHANGE_CARD_DETAILS|MAINTAIN_CARD|PAYMENT_TRANSACTION|REFRESH_AUTHENTICATION I
+    authentication.redirectResponseUrl url U
+    device.browser text:1-2048 U
+    device.ipAddress text:7-45 U
+    device.browserDetails.3DSecureChallengeWindowSize enum:FULL_SCREEN|250_X_400|390_X_400|500_X_600|600_X_400 U
+    device.browserDetails.acceptHeaders text:1-2048 U
+    device.browserDetails.colorDepth integer:1-99 U
+    device.browserDetails.javaEnabled boolean U
+    device.browserDetails.javaScriptEnabled boolean U
+    device.browserDetails.language text:1-8 U
+    device.browserDetails.screenHeight integer:1-999999 U
+    device.browserDetails.screenWidth integer:1-999999 U
+    device.browserDetails.timeZone integer:-840-720 U
+    sourceOfFunds.type enum:ACH|CARD|DIRECT_DEBIT_CANADA|EBT_CARD|GIFT_CARD|PAYSAFECARD|SCHEME_TOKEN|SEPA IU
+    sourceOfFunds.provided.card.number digits:9-19 I secret
+    sourceOfFunds.provided.card.expiry.month month I
+    sourceOfFunds.provided.card.expiry.year regex:\d{2}|\d{4} I
+    sourceOfFunds.provided.card.nameOnCard text:1-256 I
     """#

@@ -35,6 +35,7 @@ struct RequestCatalogue: Sendable {
 
     static let operationLetters: [Character: APIOperation] = [
         "A": .authorize, "P": .pay, "V": .verify, "C": .capture, "R": .refund, "X": .void,
+        "I": .authentication(.initiateAuthentication), "U": .authentication(.authenticatePayer),
     ]
 
     /// The transaction request, from the embedded catalogue. The catalogue is checked by a test,

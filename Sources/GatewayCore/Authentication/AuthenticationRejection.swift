@@ -1,0 +1,18 @@
+/// Why the gateway refused a 3-D Secure request, or a payment's `authentication.transactionId`:
+/// one case per rule, worded by each front end.
+package enum AuthenticationRejection: Error, Sendable, Hashable {
+    /// A payment names an authentication this merchant's order does not have.
+    case notFound(transactionId: String)
+    /// A payment names an authentication that did not succeed (failed, pending, unavailable).
+    case notSuccessful(transactionId: String, status: AuthenticationStatus)
+    /// AUTHENTICATE_PAYER on a transaction id INITIATE_AUTHENTICATION has not started.
+    case notInitiated(transactionId: String)
+    /// INITIATE_AUTHENTICATION or AUTHENTICATE_PAYER on an authentication already past that step.
+    case alreadyAuthenticated(transactionId: String, status: AuthenticationStatus)
+    /// The ACS page was asked for a challenge that is unknown or already answered.
+    case challengeNotPending
+    /// Another request changed the authentication while this one was decided.
+    case changed
+    /// Production mode: this gateway reaches no directory server, so it authenticates no one.
+    case notEnabled
+}
