@@ -77,10 +77,15 @@ struct ProcessorTests {
 
     @Test("one operation type: each MPGS spelling names the processor that takes it")
     func operations() {
-        #expect(APIOperation.allCases.map(\.rawValue) == ["AUTHORIZE", "PAY", "VERIFY", "CAPTURE", "REFUND", "VOID"])
+        #expect(
+            APIOperation.allCases.map(\.rawValue) == [
+                "AUTHORIZE", "PAY", "VERIFY", "CAPTURE", "REFUND", "VOID", "INITIATE_AUTHENTICATION", "AUTHENTICATE_PAYER",
+            ]
+        )
         for operation in APIOperation.allCases { #expect(APIOperation(rawValue: operation.rawValue) == operation) }
         #expect(APIOperation(rawValue: "PAY") == .initial(.pay))
         #expect(APIOperation(rawValue: "VOID") == .followOn(.void))
+        #expect(APIOperation(rawValue: "AUTHENTICATE_PAYER") == .authentication(.authenticatePayer))
         #expect(APIOperation(rawValue: "pay") == nil)
         #expect(APIOperation(rawValue: "UPDATE_AUTHORIZATION") == nil)
     }

@@ -39,7 +39,12 @@ struct RequestCorpusTests {
     func corpusShape() {
         #expect(Self.flows.count >= 10)
         let operations = Set(Self.flows.flatMap { $0.requests.compactMap { $0["apiOperation"]?.stringValue } })
-        #expect(operations == Set(APIOperation.allCases.map(\.rawValue)))
+        // Every payment operation. The 3-D Secure ones run as one transaction id across requests,
+        // which this replay (a new id per request) cannot express: ThreeDSecureTests covers them.
+        let payments = APIOperation.allCases.filter {
+            if case .authentication = $0 { false } else { true }
+        }
+        #expect(operations == Set(payments.map(\.rawValue)))
         for flow in Self.flows { #expect(flow.source.count > 20, "\(flow.name) names no source") }
     }
 

@@ -25,7 +25,7 @@ package enum SampleRecords {
         outcome.receipt = "000001"
         outcome.stan = "42"
         outcome.securityCodeResult = .match
-        return TransactionReceipt(
+        var receipt = TransactionReceipt(
             merchantId: "M",
             orderId: order,
             transactionId: transaction,
@@ -57,5 +57,17 @@ package enum SampleRecords {
             time: Date(milliseconds: 1_700_000_000_000),
             echo: RequestEcho(.object(["billing": .object(["address": .object(["city": .string("Paris")])])]))
         )
+        // 3-D Secure: the authentication the payment carried.
+        receipt.authentication = PaymentAuthentication(
+            transactionId: "auth-\(transaction)",
+            status: .successful,
+            version: "3DS2",
+            acsEci: "02",
+            threeDSTransactionId: "6b2c5bc3-5d61-4bb5-9a8c-5a0c0d2f3e11",
+            dsTransactionId: "f25084f0-5b16-4c0a-ae5d-b24808a95e4b",
+            protocolVersion: "2.2.0",
+            transactionStatus: .authenticated
+        )
+        return receipt
     }
 }
