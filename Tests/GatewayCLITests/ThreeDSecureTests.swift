@@ -295,4 +295,55 @@ struct ThreeDSecureTests {
         #expect(try await Self.post(port: port, "/acs/challenge", []).status == 400)
         #expect(try await Self.post(port: port, "/acs/challenge/result", [("creq", "x"), ("outcome", "MAYBE")]).status == 400)
     }
+
+    /// POST (Create Session) or PUT under the merchant, with the merchant's password.
+    static func session(port: Int, _ method: String, _ path: String, body: Data?) async throws -> (status: Int, body: [String: Any]) {
+        var request = URLRequest(url: RunningGateway.url(port: port, "/merchant/TESTMERCHANT\(path)"))
+        request.httpMethod = method
+        request.setValue(ReplicaCluster.authorization, forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        let (data, response) = try await ReplicaCluster.session.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, ReplicaCluster.json(data))
+    }
+
+    @Test("a session holds the card and authentication.*: both operations read it, and the PAY uses it up", arguments: Store.allCases)
+    func session(store: Store) async throws {
+        let gateways = try await Gateways.start(store)
+        defer { gateways.stop() }
+        let created = try await Self.session(port: gateways.port(0), "POST", "/session", body: nil)
+        #expect(created.status == 201)
+        let sessionId = try #require(Self.text(created.body, "session.id"))
+        let update = Data(
+            #"{"order":{"amount":"56.56","currency":"USD"},"authentication":{"acceptVersions":"3DS2","channel":"PAYER_BROWSER","purpose":"PAYMENT_TRANSACTION","redirectResponseUrl":"\#(Self.redirectResponseUrl)"},"device":{"browser":"MOZILLA"},"sourceOfFunds":{"provided":{"card":{"number":"5123456789012346","expiry":{"month":"1","year":"39"}}}}}"#
+                .utf8
+        )
+        let updated = try await Self.session(port: gateways.port(1), "PUT", "/session/\(sessionId)", body: update)
+        #expect(updated.status == 200)
+        #expect(Self.text(updated.body, "authentication.redirectResponseUrl") == Self.redirectResponseUrl)
+
+        let withSession = Data(#"{"apiOperation":"INITIATE_AUTHENTICATION","session":{"id":"\#(sessionId)"}}"#.utf8)
+        let initiated = ReplicaCluster.json(try await ReplicaCluster.send(port: gateways.port(0), "/order/s-1/transaction/a", body: withSession).body)
+        #expect(Self.text(initiated, "transaction.authenticationStatus") == "AUTHENTICATION_AVAILABLE")
+        #expect(Self.text(initiated, "authentication.acceptVersions") == "3DS2")
+        #expect(Self.text(initiated, "sourceOfFunds.provided.card.number") == "512345xxxxxx2346")
+
+        let authenticate = Data(#"{"apiOperation":"AUTHENTICATE_PAYER","session":{"id":"\#(sessionId)"}}"#.utf8)
+        let pending = ReplicaCluster.json(try await ReplicaCluster.send(port: gateways.port(1), "/order/s-1/transaction/a", body: authenticate).body)
+        #expect(Self.text(pending, "transaction.authenticationStatus") == "AUTHENTICATION_PENDING")
+        #expect(Self.text(pending, "authentication.redirectResponseUrl") == Self.redirectResponseUrl)
+        let challengeId = try #require(Self.text(pending, "authentication.redirect.customizedHtml.3ds2.cReq"))
+        #expect(try await Self.post(port: gateways.port(0), "/acs/challenge/result", [("creq", challengeId), ("code", "1234")]).status == 200)
+
+        let pay = Data(#"{"apiOperation":"PAY","session":{"id":"\#(sessionId)"},"authentication":{"transactionId":"a"}}"#.utf8)
+        let paid = try await ReplicaCluster.send(port: gateways.port(1), "/order/s-1/transaction/p", body: pay)
+        #expect(paid.status == 201)
+        let payment = ReplicaCluster.json(paid.body)
+        #expect(Self.text(payment, "result") == "SUCCESS")
+        #expect(Self.text(payment, "order.authenticationStatus") == "AUTHENTICATION_SUCCESSFUL")
+        #expect(Self.text(payment, "authentication.3ds2.transactionStatus") == "Y")
+        let used = try await ReplicaCluster.send(port: gateways.port(0), "/order/s-2/transaction/a", body: withSession)
+        #expect(used.status == 400, "the PAY used the session up")
+        #expect(Self.text(ReplicaCluster.json(used.body), "error.explanation") == "Session not found or expired")
+    }
 }

@@ -19,6 +19,13 @@ extension GatewayRoutes {
         ) != nil {
             throw PaymentRejection.transactionIdReused(transaction.transactionId)
         }
+        // A session's content reads as if the request had sent it (request over session). The
+        // session is not claimed: the payment that follows pays with it.
+        var reader = reader
+        if let sessionId = reader.text("session.id") {
+            let opened = try await paymentSession(sessionId, merchant: transaction.merchant, version: reader.text("session.version"))
+            reader = RequestReader(checked: SessionContent.merged(opened.content, reader.root))
+        }
         let context = AuthenticationContext(
             merchantId: transaction.merchant.id,
             orderId: transaction.orderId,

@@ -1,15 +1,17 @@
 import GatewayCore
 /// What Create Session and Update Session bodies may carry: the groups a session may hold, in
-/// one place, with the shapes the request catalogue gives them for AUTHORIZE, PAY and VERIFY, so
-/// whatever a session holds reads back exactly as if the payment had sent it.
+/// one place, with the shapes the request catalogue gives them for AUTHORIZE, PAY and VERIFY (and
+/// the 3-D Secure operations), so whatever a session holds reads back exactly as if the payment
+/// had sent it.
 extension FieldShape {
     /// The top-level groups stored in a session (everything but the operation's own fields).
-    static let sessionGroups: Set<String> = ["order", "sourceOfFunds", "device", "billing", "customer", "shipping"]
+    /// `authentication` holds what INITIATE_AUTHENTICATION and AUTHENTICATE_PAYER read (3-D Secure).
+    static let sessionGroups: Set<String> = ["order", "sourceOfFunds", "device", "billing", "customer", "shipping", "authentication"]
 
     /// The session's groups at API `version`.
     static func sessionContent(version: Int) -> [String: FieldShape] {
         let shape = RequestCatalogue.transactionRequest.shape(
-            operations: [.authorize, .pay, .verify],
+            operations: [.authorize, .pay, .verify, .authentication(.initiateAuthentication), .authentication(.authenticatePayer)],
             version: version,
             groups: sessionGroups
         )

@@ -462,7 +462,7 @@ let transactionRequestCatalogueText = #"""
     # reference's Initiate Authentication and Authenticate Payer pages (request fields as the 3-D Secure
     # integration guide lists them; not checked line by line against a stored copy). Paths other
     # operations also take are repeated here with the same format, so this block stands alone.
-    # session.id is not taken yet: the authentication operations read the card from the request.
+    # With session.id, what the session holds reads as if the request had sent it.
     correlationId text:1-100 IU
     transaction.reference text:1-40 IU
     order.amount decimal:1-14 IU
@@ -489,4 +489,6 @@ let transactionRequestCatalogueText = #"""
     sourceOfFunds.provided.card.expiry.month month I
     sourceOfFunds.provided.card.expiry.year regex:\d{2}|\d{4} I
     sourceOfFunds.provided.card.nameOnCard text:1-256 I
+    session.id ascii:31-35 IU
+    session.version ascii:10-10 IU
     """#
