@@ -29,7 +29,11 @@ struct ThreeDSecureTests {
             switch store {
             case .sqlite:
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("threeds-\(UUID().uuidString).sqlite")
-                let gateway = try await RunningGateway(store: file)
+                // The replicas' sandbox authority, so tokens ReplicaCluster mints are trusted.
+                let gateway = try await RunningGateway(
+                    storeURL: "sqlite://\(file.path)",
+                    sandboxAuthority: ReplicaCluster.authorityDirectory
+                )
                 return Gateways(ports: [gateway.port]) { gateway.process.terminate() }
             case .postgres:
                 let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
@@ -274,6 +278,28 @@ struct ThreeDSecureTests {
             )
         )
         #expect(badURL.status == 400)
+
+        // A payment cannot take its authentication's transaction id.
+        let sameId = try await ReplicaCluster.send(
+            port: port,
+            "/order/t-4/transaction/a",
+            body: Self.pay(card: "5123450000000008", authentication: "a")
+        )
+        #expect(sameId.status == 400)
+        #expect(Self.text(ReplicaCluster.json(sameId.body), "error.field") == "transaction.id")
+
+        // Apple Pay is authenticated by its cryptogram: a named authentication is not carried.
+        var token = try #require(try JSONSerialization.jsonObject(with: try ReplicaCluster.tokenBody()) as? [String: Any])
+        token["authentication"] = ["transactionId": "a"]
+        let applePay = try await ReplicaCluster.send(
+            port: port,
+            "/order/t-4/transaction/apple",
+            body: try JSONSerialization.data(withJSONObject: token)
+        )
+        #expect(applePay.status == 201)
+        let applePayment = ReplicaCluster.json(applePay.body)
+        #expect(Self.text(applePayment, "transaction.authenticationStatus") == "AUTHENTICATION_NOT_IN_EFFECT")
+        #expect(Self.value(applePayment, "authentication") == nil)
 
         // A payment's transaction id is not an authentication's.
         let reused = try await ReplicaCluster.send(port: port, "/order/t-2/transaction/p", body: Self.initiate(card: "5123450000000008"))

@@ -72,6 +72,8 @@ package struct PaymentProcessor: Sendable {
     /// successful). An Apple Pay payment's cryptogram is its authentication: a named one is not used.
     private func paymentAuthentication(_ request: PaymentRequest, _ context: Context) async throws -> PaymentAuthentication? {
         guard let transactionId = request.authenticationTransactionId, case .card = request.source else { return nil }
+        // The authentication is a transaction of its own: the payment cannot take its id.
+        guard transactionId != context.transactionId else { throw PaymentRejection.transactionIdReused(context.transactionId) }
         return try await environment.authentications.authenticationForPayment(
             merchantId: context.merchant.id,
             orderId: context.orderId,
