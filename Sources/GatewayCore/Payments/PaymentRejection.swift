@@ -29,7 +29,7 @@ package enum PaymentRejection: Error, Sendable, Hashable {
     case nothingToVoid
     /// The Apple Pay token was refused.
     case token(TokenRejection)
-    /// The 3-D Secure authentication the request names (or the authentication request) was refused.
+    /// The 3-D Secure authentication the payment names was refused.
     case authentication(AuthenticationRejection)
 }
 
