@@ -279,6 +279,15 @@ struct ThreeDSecureTests {
         )
         #expect(badURL.status == 400)
 
+        // AUTHENTICATE_PAYER in another currency than the initiation's.
+        #expect(
+            try await ReplicaCluster.send(port: port, "/order/t-9/transaction/a", body: Self.initiate(card: "5123450000000008", currency: "EUR"))
+                .status == 201
+        )
+        let otherCurrency = try await ReplicaCluster.send(port: port, "/order/t-9/transaction/a", body: Self.authenticatePayer())
+        #expect(otherCurrency.status == 400)
+        #expect(Self.text(ReplicaCluster.json(otherCurrency.body), "error.field") == "order.currency")
+
         // A payment cannot take its authentication's transaction id.
         let sameId = try await ReplicaCluster.send(
             port: port,

@@ -84,6 +84,9 @@ package struct AuthenticationProcessor: Sendable {
             guard Self.awaitsPayerAuthentication(existing.status) else {
                 throw AuthenticationRejection.alreadyAuthenticated(transactionId: context.transactionId, status: existing.status)
             }
+            guard request.amount.currency == existing.amount.currency else {
+                throw AuthenticationRejection.currencyMismatch(request.amount.currency, initiated: existing.amount.currency)
+            }
             var authentication = existing
             authentication.version = context.version
             authentication.amount = request.amount

@@ -9,6 +9,8 @@ package enum AuthenticationRejection: Error, Sendable, Hashable {
     case notInitiated(transactionId: String)
     /// INITIATE_AUTHENTICATION or AUTHENTICATE_PAYER on an authentication already past that step.
     case alreadyAuthenticated(transactionId: String, status: AuthenticationStatus)
+    /// AUTHENTICATE_PAYER in another currency than INITIATE_AUTHENTICATION's.
+    case currencyMismatch(Currency, initiated: Currency)
     /// The ACS page was asked for a challenge that is unknown or already answered.
     case challengeNotPending
     /// Another request changed the authentication while this one was decided.

@@ -21,6 +21,8 @@ extension AuthenticationRejection {
                 transactionId,
                 "The authentication is already \(status.rawValue); authenticate again under a new transaction ID"
             )
+        case .currencyMismatch(let currency, let initiated):
+            .invalidValue("order.currency", currency.code, "Initiate Authentication was in \(initiated.code)")
         case .challengeNotPending:
             .notFound("No pending 3-D Secure challenge has this id")
         case .changed:
@@ -40,7 +42,7 @@ extension AuthenticationRejection {
 /// One case per `AuthenticationRejection` case, for the error reference: the switch in
 /// `init(_:)` makes a new rule fail to compile until it is described below.
 enum AuthenticationRejectionKind: CaseIterable {
-    case notFound, notSuccessful, notInitiated, alreadyAuthenticated, challengeNotPending, changed, notEnabled
+    case notFound, notSuccessful, notInitiated, alreadyAuthenticated, currencyMismatch, challengeNotPending, changed, notEnabled
 
     init(_ rejection: AuthenticationRejection) {
         switch rejection {
@@ -48,6 +50,7 @@ enum AuthenticationRejectionKind: CaseIterable {
         case .notSuccessful: self = .notSuccessful
         case .notInitiated: self = .notInitiated
         case .alreadyAuthenticated: self = .alreadyAuthenticated
+        case .currencyMismatch: self = .currencyMismatch
         case .challengeNotPending: self = .challengeNotPending
         case .changed: self = .changed
         case .notEnabled: self = .notEnabled
@@ -86,6 +89,12 @@ enum AuthenticationRejectionKind: CaseIterable {
                 .alreadyAuthenticated(transactionId: "auth-1", status: .successful), "Authentication already done",
                 "INITIATE_AUTHENTICATION or AUTHENTICATE_PAYER on an authentication that AUTHENTICATE_PAYER has already moved on.",
                 "Pay with it, or start a new authentication under a new transaction id."
+            )
+        case .currencyMismatch:
+            (
+                .currencyMismatch(Currency(code: "EUR")!, initiated: Currency(code: "USD")!), "Authentication currency mismatch",
+                "AUTHENTICATE_PAYER's `order.currency` is not the one INITIATE_AUTHENTICATION was sent with.",
+                "Authenticate in the order's currency, or initiate again in the new one."
             )
         case .challengeNotPending:
             (
