@@ -128,11 +128,22 @@ struct ThreeDSecureTests {
         #expect(Self.text(payment, "authentication.3ds2.dsTransactionId") == dsTransactionId)
         #expect(Self.value(payment, "authentication.3ds.authenticationToken") == nil, "the token stays with the authentication")
 
+        // A follow-on keeps the order's authentication, as it keeps its card.
+        let refunded = try await ReplicaCluster.send(
+            port: gateways.port(1),
+            "/order/f-1/transaction/refund-1",
+            body: Data(#"{"apiOperation":"REFUND","transaction":{"amount":"10.00","currency":"USD"}}"#.utf8)
+        )
+        #expect(refunded.status == 201)
+        #expect(Self.text(ReplicaCluster.json(refunded.body), "order.authenticationStatus") == "AUTHENTICATION_SUCCESSFUL")
+
         let order = ReplicaCluster.json(try await ReplicaCluster.send(port: gateways.port(1), "/order/f-1").body)
         #expect(Self.text(order, "authenticationStatus") == "AUTHENTICATION_SUCCESSFUL")
         let transactions = try #require(order["transaction"] as? [[String: Any]])
-        #expect(transactions.compactMap { Self.text($0, "transaction.type") } == ["AUTHENTICATION", "PAYMENT"])
-        #expect(transactions.compactMap { Self.text($0, "authentication.3ds2.dsTransactionId") } == [dsTransactionId, dsTransactionId])
+        #expect(transactions.compactMap { Self.text($0, "transaction.type") } == ["AUTHENTICATION", "PAYMENT", "REFUND"])
+        #expect(
+            transactions.compactMap { Self.text($0, "authentication.3ds2.dsTransactionId") } == [dsTransactionId, dsTransactionId, dsTransactionId]
+        )
 
         let retrieved = ReplicaCluster.json(try await ReplicaCluster.send(port: gateways.port(0), "/order/f-1/transaction/auth-1").body)
         #expect(Self.text(retrieved, "transaction.authenticationStatus") == "AUTHENTICATION_SUCCESSFUL")

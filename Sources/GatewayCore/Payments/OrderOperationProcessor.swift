@@ -60,7 +60,7 @@ package struct OrderOperationProcessor: Sendable {
         let outcome = await context.merchant.acquirer.processFollowOn(type: plan.type, amount: plan.amount)
         let state = OrderLedger.orderAfterFollowOn(plan, outcome, order: order.state)
         let now = environment.now()
-        let receipt = TransactionReceipt(
+        var receipt = TransactionReceipt(
             merchantId: merchantId,
             orderId: context.orderId,
             transactionId: context.transactionId,
@@ -76,6 +76,8 @@ package struct OrderOperationProcessor: Sendable {
             time: now,
             echo: context.encoding.followOnEcho(request.echo, latest: latest.echo)
         )
+        // The order stays authenticated as its payment was (3-D Secure), as it keeps its card.
+        receipt.authentication = transactions.last { $0.receipt.authentication != nil }?.receipt.authentication
         let record = TransactionRecord(
             receipt: receipt,
             operation: request.operation.apiOperation,
