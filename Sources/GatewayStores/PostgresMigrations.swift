@@ -410,6 +410,21 @@ enum PostgresMigrations {
             $$
             """,
         ],
+        // 9: gateway tokens (Tokenization), as SQLite's step 8: one repository per merchant, the
+        // card sealed by the gateway, the token and its bookkeeping in clear.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS tokens (
+                merchant_id text NOT NULL,
+                token text NOT NULL,
+                status text NOT NULL,
+                sealed_card bytea NOT NULL,
+                created_at_ms bigint NOT NULL,
+                updated_at_ms bigint NOT NULL,
+                PRIMARY KEY (merchant_id, token)
+            )
+            """
+        ],
     ]
 
     private static func sealLegacyFingerprints(

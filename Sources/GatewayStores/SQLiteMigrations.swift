@@ -1,4 +1,5 @@
 import GatewayCore
+
 /// The schema, as numbered steps. `PRAGMA user_version` records how far a database has come;
 /// start-up applies the missing steps in order, each in its own transaction.
 enum SQLiteMigrations {
@@ -132,6 +133,19 @@ enum SQLiteMigrations {
         ALTER TABLE transactions ADD COLUMN order_created_at_ms INTEGER;
         ALTER TABLE transactions ADD COLUMN echo TEXT;
         """ + LegacyReceiptColumns.sqliteUpdate,
+        // 8: gateway tokens (Tokenization), one repository per merchant. The card is sealed by the
+        // gateway before it gets here; only the token and its bookkeeping are in clear.
+        """
+        CREATE TABLE IF NOT EXISTS tokens (
+            merchant_id TEXT NOT NULL,
+            token TEXT NOT NULL,
+            status TEXT NOT NULL,
+            sealed_card BLOB NOT NULL,
+            created_at_ms INTEGER NOT NULL,
+            updated_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (merchant_id, token)
+        );
+        """,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

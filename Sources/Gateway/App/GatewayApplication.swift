@@ -36,6 +36,7 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
         lifetime: services.configuration.sessions.lifetime,
         clock: services.clock
     )
+    let tokens = TokenService(store: services.tokenStore, cipher: services.sessionCipher, clock: services.clock)
     let routes = GatewayRoutes(
         authentication: MerchantAuthentication(merchants: services.merchants),
         processor: PaymentProcessor(environment, decryptor: services.decryptor),
@@ -43,7 +44,8 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
         maxBodyBytes: services.configuration.limits.maxBodyBytes,
         metrics: services.metrics,
         sessions: sessions,
-        fingerprinter: services.fingerprinter
+        fingerprinter: services.fingerprinter,
+        tokens: tokens
     )
     routes.register(on: router)
     RadialRoutes(
@@ -60,6 +62,12 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
         authentication: routes.authentication,
         sessions: sessions,
         decryptor: services.decryptor,
+        maxBodyBytes: services.configuration.limits.maxBodyBytes
+    ).register(on: router)
+    TokenRoutes(
+        authentication: routes.authentication,
+        tokens: tokens,
+        sessions: sessions,
         maxBodyBytes: services.configuration.limits.maxBodyBytes
     ).register(on: router)
     if let issuer = services.sandboxIssuer {

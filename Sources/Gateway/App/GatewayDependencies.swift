@@ -13,6 +13,8 @@ struct GatewayDependencies: Sendable {
     var store: any TransactionStore
     /// The same database's sessions (the store opened for transactions also keeps sessions).
     var sessionStore: any SessionStore = NoStore()
+    /// The same database's gateway tokens.
+    var tokenStore: any TokenStore = NoStore()
     /// Seals session content at rest; nil (sessions off) in production without `sessions.encryptionKey`.
     var sessionCipher: SessionCipher?
     /// What the application runs for the store while it serves (PostgreSQL's connection pool).
@@ -67,10 +69,12 @@ struct GatewayDependencies: Sendable {
         if let store {
             self.store = TimedTransactionStore(base: store, metrics: metrics)
             sessionStore = store as? any SessionStore ?? NoStore()
+            tokenStore = store as? any TokenStore ?? NoStore()
         } else {
             let opened = try configuration.openStore(sealingLegacyFingerprints: fingerprinter.sealLegacy)
             self.store = TimedTransactionStore(base: opened.store, metrics: metrics)
             sessionStore = opened.store as? any SessionStore ?? NoStore()
+            tokenStore = opened.store as? any TokenStore ?? NoStore()
             storeServices = opened.services
         }
         var sessionKey = configuration.sessions.encryptionKey

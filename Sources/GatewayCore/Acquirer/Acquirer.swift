@@ -8,6 +8,22 @@ package struct AcquirerRequest: Sendable {
     package var securityCode: String?
     /// Device payments (Apple Pay): authenticated by a cryptogram, not by expiry or CSC.
     package var isDevicePayment: Bool
+
+    package init(
+        operation: PaymentRequest.Operation,
+        amount: Amount,
+        cardNumber: String,
+        expiry: CardExpiry,
+        securityCode: String?,
+        isDevicePayment: Bool
+    ) {
+        self.operation = operation
+        self.amount = amount
+        self.cardNumber = cardNumber
+        self.expiry = expiry
+        self.securityCode = securityCode
+        self.isDevicePayment = isDevicePayment
+    }
 }
 
 /// Decides transactions. The gateway ships a simulator; a real acquirer connection would
