@@ -28,6 +28,7 @@ package enum ErrorCatalogue {
             Section(title: "Orders and follow-on operations", entries: RejectionKind.allCases.map(\.entry)),
             Section(title: "Sessions", entries: sessionEntries),
             Section(title: "Apple Pay tokens", entries: tokenEntries),
+            Section(title: "Gateway tokens (Tokenization)", entries: cardTokenEntries),
         ]
     }
 
