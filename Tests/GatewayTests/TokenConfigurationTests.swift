@@ -9,8 +9,7 @@ import Testing
 struct TokenConfigurationTests {
     func load(_ tokens: String) async throws -> GatewayConfiguration {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString).json").path
-        try
-            #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]\#(tokens)}}}"#
+        try #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]\#(tokens)}}}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
         return try await GatewayService.loadConfiguration(.init(configFile: path), environment: [:])
     }
