@@ -212,6 +212,13 @@ struct TokenFlowTests {
                 body: TokenRequests.card(month: "4", year: "27", extra: currency)
             )
             #expect(expired.string("response.gatewayCode") == "EXTERNAL_VERIFICATION_DECLINED_EXPIRED_CARD")
+            let wrongCode = try await client.send(
+                TokenRequests.tokensPath(),
+                method: .post,
+                body: TokenRequests.card(securityCode: "102", extra: currency)
+            )
+            #expect(wrongCode.string("response.gatewayCode") == "EXTERNAL_VERIFICATION_DECLINED_INVALID_CSC")
+            #expect(wrongCode.string("token") == nil)
 
             let noCurrency = try await client.send(TokenRequests.tokensPath(), method: .post, body: TokenRequests.card())
             #expect(noCurrency.status == .badRequest)
