@@ -79,7 +79,7 @@ struct TokenFlowTests {
         }
     }
 
-    @Test("AUTHORIZE and VERIFY pay with a token; request fields win over the token's")
+    @Test("AUTHORIZE and VERIFY pay with a token; request fields, then a session's, win over the token's")
     func operationsAndPrecedence() async throws {
         let gateway = try TestGateway()
         try await gateway.application.test(.live) { client in
@@ -113,6 +113,17 @@ struct TokenFlowTests {
             #expect(overridden.string("response.gatewayCode") == "DECLINED", "\(overridden.body)")
             #expect(overridden.string("sourceOfFunds.provided.card.number") == "512345xxxxxx0008")
             #expect(overridden.string("response.cardSecurityCode.gatewayCode") == "NO_MATCH")
+
+            // A session's card wins over the token's: the session holds a Visa, the token a Mastercard.
+            let session = try await client.newSessionId()
+            _ = try await client.put(SessionRequests.sessionPath(session), SessionRequests.cardUpdate(number: "4508750015741019"))
+            let fromSession = try await client.put(
+                TestGateway.path(order: "tok-session", transaction: "1"),
+                TokenRequests.payment(token, extra: ["session": ["id": session]])
+            )
+            #expect(fromSession.string("result") == "SUCCESS", "\(fromSession.body)")
+            #expect(fromSession.string("sourceOfFunds.provided.card.number") == "450875xxxxxx1019")
+            #expect(fromSession.string("sourceOfFunds.token") == token)
         }
     }
 
