@@ -2,7 +2,7 @@
 
 let transactionRequestCatalogueText = #"""
     # The MPGS transaction request: every field the gateway's API reference (version 100) lists for
-    # AUTHORIZE, PAY, VERIFY, CAPTURE, REFUND and VOID, with its format. One source: the runtime check
+    # AUTHORIZE, PAY, VERIFY, CAPTURE, REFUND, VOID and UPDATE_AUTHORIZATION, with its format. One source: the runtime check
     # (RequestCatalogue) and openapi.yaml's TransactionRequest are generated from this file by
     # scripts/generate-request-catalogue; a test fails when either is stale.
     #
