@@ -107,4 +107,52 @@ struct UpdateAuthorizationServeTests {
         let read = try await send(b, "u1")
         #expect(read.status == 200 && read.body == up.body)
     }
+
+    @Test("updates and captures racing on two PostgreSQL replicas never capture beyond the authorization")
+    func racingReplicas() async throws {
+        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+        defer { cluster.stop() }
+        let ports = cluster.replicas.map(\.port)
+        for round in 0..<4 {
+            let order = "/order/race-upd-\(round)"
+            let auth = try await ReplicaCluster.send(
+                port: ports[0],
+                "\(order)/transaction/auth",
+                body: ReplicaCluster.cardBody(operation: "AUTHORIZE", amount: "100.00")
+            )
+            #expect(auth.status == 201)
+            // Two updates (down to 40.00, up to 90.00) and three captures of 30.00, all at once.
+            let requests: [(String, Data)] = [
+                ("u1", Self.update("40.00")), ("u2", Self.update("90.00")),
+                ("c1", ReplicaCluster.captureBody(amount: "30.00")), ("c2", ReplicaCluster.captureBody(amount: "30.00")),
+                ("c3", ReplicaCluster.captureBody(amount: "30.00")),
+            ]
+            let replies = try await withThrowingTaskGroup(of: (String, Int, Data).self) { group in
+                for (index, (id, body)) in requests.enumerated() {
+                    group.addTask {
+                        let answer = try await ReplicaCluster.send(port: ports[index % 2], "\(order)/transaction/\(id)", body: body)
+                        return (id, answer.status, answer.body)
+                    }
+                }
+                return try await group.reduce(into: [(String, Int, Data)]()) { $0.append($1) }
+            }
+            let answers = Dictionary(uniqueKeysWithValues: replies.map { ($0.0, ($0.1, ReplicaCluster.json($0.2))) })
+            for (id, answer) in answers {
+                // 409: a race that outlasted the processor's retries, which changed nothing.
+                #expect([201, 400, 409].contains(answer.0), "\(id): \(answer)")
+                if answer.0 == 201 {
+                    let authorized = Self.field(answer.1, "order.totalAuthorizedAmount") as? Double ?? -1
+                    let captured = Self.field(answer.1, "order.totalCapturedAmount") as? Double ?? -1
+                    #expect(captured <= authorized, "\(id) answered captured \(captured) of \(authorized)")
+                }
+            }
+            let captures = answers.filter { $0.key.hasPrefix("c") && $0.value.0 == 201 }.count
+            let final = ReplicaCluster.json(try await ReplicaCluster.send(port: ports[1], order).body)
+            let authorized = final["totalAuthorizedAmount"] as? Double ?? -1
+            let captured = final["totalCapturedAmount"] as? Double ?? -1
+            #expect(captured == Double(captures) * 30, "round \(round): \(answers.mapValues(\.0))")
+            #expect(captured <= authorized && [100, 40, 90].contains(authorized), "round \(round): \(captured) of \(authorized)")
+            #expect((final["transaction"] as? [Any])?.count == 1 + answers.values.filter { $0.0 == 201 }.count)
+        }
+    }
 }
