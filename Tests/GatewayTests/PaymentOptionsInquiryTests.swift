@@ -115,6 +115,13 @@ struct PaymentOptionsInquiryTests {
             #expect(malformed.string("error.cause") == "INVALID_REQUEST")
             let anonymous = try await client.send(Self.path(), method: .get, authorization: nil)
             #expect(anonymous.status == .unauthorized)
+            // Credentials are checked before the filters, as on every route.
+            let anonymousBadFilter = try await client.send(Self.path(query: "?colour=red"), method: .get, authorization: nil)
+            #expect(anonymousBadFilter.status == .unauthorized)
+            let anonymousPost = try await client.send(Self.path(), method: .post, body: Data("{".utf8), authorization: nil)
+            #expect(anonymousPost.status == .unauthorized)
+            let badVersion = try await client.send(Self.path(version: 101), method: .get)
+            #expect(badVersion.status == .notFound)
             let elsewhere = try await client.send(Self.path(TestGateway.otherMerchantId), method: .get)
             #expect(elsewhere.status == .unauthorized)
             let put = try await client.send(Self.path(), method: .put, body: Data("{}".utf8))

@@ -9,19 +9,28 @@ import WireJSON
 extension GatewayRoutes {
     func registerPaymentOptions(on router: Router<GatewayRequestContext>, base: String) {
         let path = RouterPath("\(base)/merchant/:merchantId/paymentOptionsInquiry")
+        // As on every route: the version and the merchant first, then what the request says.
         router.get(path) { request, context in
-            try paymentOptions(request, context, filters: try Self.queryFilters(request))
+            let (version, merchant) = try versionAndMerchant(request, context)
+            return try paymentOptions(merchant, version, filters: try Self.queryFilters(request))
         }
         router.post(path) { request, context in
+            let (version, merchant) = try versionAndMerchant(request, context)
             let body = try await Self.body(of: request, limit: maxBodyBytes)
-            return try paymentOptions(request, context, filters: body.isEmpty ? .object([:]) : try Self.bodyFilters(body))
+            return try paymentOptions(merchant, version, filters: body.isEmpty ? .object([:]) : try Self.bodyFilters(body))
         }
         router.refuseMethods(except: [.get, .post], on: path)
     }
 
-    private func paymentOptions(_ request: Request, _ context: GatewayRequestContext, filters: JSONValue) throws -> Response {
+    private func versionAndMerchant(
+        _ request: Request,
+        _ context: GatewayRequestContext
+    ) throws(GatewayError) -> (APIVersion, Merchant) {
         let version = try Self.version(context)
-        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        return (version, try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? ""))
+    }
+
+    private func paymentOptions(_ merchant: Merchant, _ version: APIVersion, filters: JSONValue) throws(GatewayError) -> Response {
         let reader = RequestReader(checked: filters)
         let options = PaymentOptions(merchant: merchant, filter: try PaymentOptions.Filter.reading(reader))
         return Self.json(
