@@ -32,7 +32,7 @@ package enum TransactionType: String, Sendable, Hashable, CaseIterable {
 package enum APIOperation: Sendable, Hashable, CaseIterable, RawRepresentable {
     /// AUTHORIZE, PAY or VERIFY: opens the order.
     case initial(PaymentRequest.Operation)
-    /// CAPTURE, REFUND or VOID: acts on the order as stored.
+    /// CAPTURE, REFUND, VOID or UPDATE_AUTHORIZATION: acts on the order as stored.
     case followOn(FollowOnRequest.Operation)
 
     package static let authorize = APIOperation.initial(.authorize)

@@ -279,7 +279,10 @@ enum RejectionKind: CaseIterable {
                 "Use a new transaction id; an identical retry returns the stored response instead."
             )
         case .orderNotFound:
-            (.orderNotFound("order-7"), "Order not found", "A CAPTURE, REFUND or VOID names an order with no transactions.", "Check the order id.")
+            (
+                .orderNotFound("order-7"), "Order not found", "A CAPTURE, REFUND, VOID or UPDATE_AUTHORIZATION names an order with no transactions.",
+                "Check the order id."
+            )
         case .orderAlreadySucceeded:
             (
                 .orderAlreadySucceeded, "Order already paid or authorized",
