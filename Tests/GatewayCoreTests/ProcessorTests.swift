@@ -77,12 +77,16 @@ struct ProcessorTests {
 
     @Test("one operation type: each MPGS spelling names the processor that takes it")
     func operations() {
-        #expect(APIOperation.allCases.map(\.rawValue) == ["AUTHORIZE", "PAY", "VERIFY", "CAPTURE", "REFUND", "VOID"])
+        #expect(
+            APIOperation.allCases.map(\.rawValue) == ["AUTHORIZE", "PAY", "VERIFY", "CAPTURE", "REFUND", "VOID", "UPDATE_AUTHORIZATION"]
+        )
         for operation in APIOperation.allCases { #expect(APIOperation(rawValue: operation.rawValue) == operation) }
         #expect(APIOperation(rawValue: "PAY") == .initial(.pay))
         #expect(APIOperation(rawValue: "VOID") == .followOn(.void))
         #expect(APIOperation(rawValue: "pay") == nil)
-        #expect(APIOperation(rawValue: "UPDATE_AUTHORIZATION") == nil)
+        #expect(APIOperation(rawValue: "UPDATE_AUTHORIZATION") == .followOn(.updateAuthorization))
+        #expect(APIOperation(rawValue: "update_authorization") == nil)
+        #expect(APIOperation(rawValue: "REFUND_REQUEST") == nil)
     }
 
     @Test("an identical retry gets the stored answer; the same id with other details is refused")

@@ -31,6 +31,7 @@ package struct AcquirerRequest: Sendable {
 package protocol Acquirer: Sendable {
     func process(_ request: AcquirerRequest) async -> AcquirerOutcome
 
-    /// A CAPTURE, REFUND or VOID of `amount` on an order the acquirer already knows.
+    /// A CAPTURE, REFUND, VOID or UPDATE_AUTHORIZATION (`amount` the new total) on an order the
+    /// acquirer already knows.
     func processFollowOn(type: TransactionType, amount: Amount) async -> AcquirerOutcome
 }

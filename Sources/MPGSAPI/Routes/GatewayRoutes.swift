@@ -62,6 +62,8 @@ package struct GatewayRoutes: Sendable {
         router.refuseMethods(except: [.get], on: "\(base)/information")
         router.refuseMethods(except: [.put, .get], on: "\(base)/merchant/:merchantId/order/:orderId/transaction/:transactionId")
         router.refuseMethods(except: [.get], on: "\(base)/merchant/:merchantId/order/:orderId")
+        // Issue 30.
+        registerPaymentOptions(on: router, base: base)
     }
 
     private func putTransaction(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {

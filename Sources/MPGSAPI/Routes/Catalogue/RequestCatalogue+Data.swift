@@ -2,7 +2,7 @@
 
 let transactionRequestCatalogueText = #"""
     # The MPGS transaction request: every field the gateway's API reference (version 100) lists for
-    # AUTHORIZE, PAY, VERIFY, CAPTURE, REFUND and VOID, with its format. One source: the runtime check
+    # AUTHORIZE, PAY, VERIFY, CAPTURE, REFUND, VOID and UPDATE_AUTHORIZATION, with its format. One source: the runtime check
     # (RequestCatalogue) and openapi.yaml's TransactionRequest are generated from this file by
     # scripts/generate-request-catalogue; a test fails when either is stale.
     #
@@ -28,7 +28,14 @@ let transactionRequestCatalogueText = #"""
     #               enumlist:A|B|C (comma separated members), email, phone (ITU-T E.123), url,
     #               date (yyyy-mm-dd), datetime (ISO 8601), time (hh:mm[:ss] with zone), hex:MIN-MAX,
     #               base64:MIN-MAX, json:MIN-MAX (JSON text), regex:PATTERN, any (checked where used)
-    #   OPERATIONS  letters: A AUTHORIZE, P PAY, V VERIFY, C CAPTURE, R REFUND, X VOID
+    #   OPERATIONS  letters: A AUTHORIZE, P PAY, V VERIFY, C CAPTURE, R REFUND, X VOID,
+    #               U UPDATE_AUTHORIZATION
+    #
+    # UPDATE_AUTHORIZATION (issue 30) takes transaction.amount and transaction.currency (the new total
+    # authorized amount), the transaction's reference, source, merchant note and acquirer data, the
+    # order's reference, description, custom fields and notification URL, and the request-wide fields
+    # every operation takes: its Update Authorization page as we know it (version 20's page read in a
+    # stored copy; version 100's not read line by line).
     #   FLAGS       secret (never echoed, never quoted in an error), min=N / max=N (API versions)
     #
     # Older versions: the reference stored here is version 100's. Fields and formats clients pinned to
@@ -45,9 +52,9 @@ let transactionRequestCatalogueText = #"""
     @echo billing customer shipping device order airline cruise posTerminal accountFunding agreement currencyConversion paymentPlan transaction.reference transaction.merchantNote transaction.item transaction.itemAmount transaction.taxAmount transaction.discountAmount transaction.dutyAmount transaction.shippingAndHandlingAmount transaction.tax transaction.taxStatus transaction.serviceLocation correlationId partnerSolutionId risk
     @order billing customer shipping device order airline cruise accountFunding agreement
 
-    apiOperation enum:AUTHORIZE|PAY|VERIFY|CAPTURE|REFUND|VOID APVCRX
-    correlationId text:1-100 APVCRX
-    partnerSolutionId text:1-40 APVCRX
+    apiOperation enum:AUTHORIZE|PAY|VERIFY|CAPTURE|REFUND|VOID|UPDATE_AUTHORIZATION APVCRXU
+    correlationId text:1-100 APVCRXU
+    partnerSolutionId text:1-40 APVCRXU
     3DSecureId text:1-64 APV max=53
 
     3DSecure.acsEci text:1-4 APV max=53
@@ -234,11 +241,11 @@ let transactionRequestCatalogueText = #"""
     order.cashbackAmount decimal:1-14 AP
     order.certainty enum:ESTIMATED|FINAL A
     order.currency upper:3-3 APV
-    order.custom.{name} text:1-250 APVCR
+    order.custom.{name} text:1-250 APVCRU
     order.customerNote text:1-250 APVCR
     order.customerOrderDate date APV
     order.customerReference ascii:1-25 APV
-    order.description text:1-127 APVCR
+    order.description text:1-127 APVCRU
     order.discount.amount decimal:1-14 APV
     order.discount.code text:1-40 APV
     order.discount.description text:1-127 APV
@@ -274,10 +281,10 @@ let transactionRequestCatalogueText = #"""
     order.merchantCategoryCode digits:4-4 APVCR
     order.merchantPartnerIdCode digits:1-6 APVCR
     order.netAmount decimal:1-14 APV
-    order.notificationUrl url APVCRX
+    order.notificationUrl url APVCRXU
     order.owningEntity text:1-40 APVCR
     order.purchaseType enum:ACCOUNT_FUNDING APVCR
-    order.reference text:1-40 APVCR
+    order.reference text:1-40 APVCRU
     order.requestorName text:1-100 APV
     order.shippingAndHandlingAmount decimal:1-14 APV
     order.shippingAndHandlingTaxAmount decimal:1-14 APV
@@ -345,7 +352,7 @@ let transactionRequestCatalogueText = #"""
     posTerminal.store.id text:1-255 APVCR
     posTerminal.store.name text:1-255 APVCR
 
-    responseControls.sensitiveData text:1-50 APVCRX
+    responseControls.sensitiveData text:1-50 APVCRXU
 
     risk.bypassMerchantRiskRules enum:ALL APV
     risk.custom.{name} text:1-256 APV
@@ -406,11 +413,11 @@ let transactionRequestCatalogueText = #"""
     sourceOfFunds.tokenRequestorID alnum:11-11 APVR
     sourceOfFunds.type enum:ACH|CARD|DIRECT_DEBIT_CANADA|EBT_CARD|GIFT_CARD|PAYSAFECARD|SCHEME_TOKEN|SEPA APVR
 
-    transaction.acquirer.customData text:1-2048 APVCRX
+    transaction.acquirer.customData text:1-2048 APVCRXU
     transaction.acquirer.traceId text:1-15 APVCR
     transaction.acquirer.transactionId text:1-100 APVCR
-    transaction.amount decimal:1-14 CR
-    transaction.currency upper:3-3 CR
+    transaction.amount decimal:1-14 CRU
+    transaction.currency upper:3-3 CRU
     transaction.discountAmount decimal:1-14 CR
     transaction.dutyAmount number:1000000000000:3 CR
     transaction.frequency enum:INSTALLMENT|RECURRING|SINGLE APV max=53
@@ -436,9 +443,9 @@ let transactionRequestCatalogueText = #"""
     transaction.item[n].unitPrice signeddecimal:1-14 CR
     transaction.item[n].unitTaxAmount signeddecimal:1-14 CR
     transaction.itemAmount decimal:1-14 CR
-    transaction.merchantNote text:1-250 APVCRX
+    transaction.merchantNote text:1-250 APVCRXU
     transaction.priorApproval enum:REQUESTED R
-    transaction.reference text:1-40 APVCRX
+    transaction.reference text:1-40 APVCRXU
     transaction.resubmission boolean APR
     transaction.serviceLocation.city text:1-100 APCR
     transaction.serviceLocation.country upper:3-3 APCR
@@ -447,7 +454,7 @@ let transactionRequestCatalogueText = #"""
     transaction.shippingAndHandlingAmount decimal:1-14 CR
     transaction.shippingAndHandlingTaxAmount number:1000000000000:3 CR
     transaction.shippingAndHandlingTaxRate number:1000000000000000000:4 CR
-    transaction.source enum:CALL_CENTRE|CARD_PRESENT|INTERNET|MAIL_ORDER|MERCHANT|MOTO|PAYER_PRESENT|TELEPHONE_ORDER|VOICE_RESPONSE APVCR
+    transaction.source enum:CALL_CENTRE|CARD_PRESENT|INTERNET|MAIL_ORDER|MERCHANT|MOTO|PAYER_PRESENT|TELEPHONE_ORDER|VOICE_RESPONSE APVCRU
     transaction.targetTransactionId text:1-40 CRX
     transaction.tax[n].amount decimal:1-14 CR
     transaction.tax[n].rate decimal:1-6 CR

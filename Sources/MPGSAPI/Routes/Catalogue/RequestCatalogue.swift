@@ -35,6 +35,8 @@ struct RequestCatalogue: Sendable {
 
     static let operationLetters: [Character: APIOperation] = [
         "A": .authorize, "P": .pay, "V": .verify, "C": .capture, "R": .refund, "X": .void,
+        // Issue 30.
+        "U": .updateAuthorization,
     ]
 
     /// The transaction request, from the embedded catalogue. The catalogue is checked by a test,
