@@ -57,7 +57,7 @@ struct TokenSecrecyTests {
         #expect(!dump.contains(Self.pan))
     }
 
-    @Test("production without sessions.encryptionKey has no tokens, and says which key to configure")
+    @Test("production without sessions.encryptionKey has no tokens, says which key to configure, and offers no tokenization")
     func productionWithoutKey() async throws {
         let production = try TestGateway(mode: .production)
         try await production.application.test(.router) { client in
@@ -67,6 +67,9 @@ struct TokenSecrecyTests {
             let paid = try await client.put(TestGateway.path(order: "no-key", transaction: "1"), TokenRequests.payment("9102030405060708"))
             #expect(paid.status == .notFound)
             #expect(paid.string("error.explanation")?.contains("sessions.encryptionKey") == true)
+            let options = try await client.send("/api/rest/version/100/merchant/\(TestGateway.merchantId)/paymentOptionsInquiry", method: .get)
+            #expect(options.status == .ok)
+            #expect(options.string("paymentTypes.card.tokenization") == "NOT_SUPPORTED")
         }
     }
 }

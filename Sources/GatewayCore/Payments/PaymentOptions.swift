@@ -28,13 +28,14 @@ package struct PaymentOptions: Sendable, Hashable {
     package var currencies: [Currency]
     package var wallets: [WalletProvider]
     package var threeDSecureVersions: [ThreeDSecureVersion]
-    /// Whether the merchant has a token repository to store cards in (each merchant has one).
+    /// Whether the merchant can store cards in its token repository: each merchant has one, kept
+    /// sealed under the session key, so without that key (production unconfigured) there is none.
     package var hasTokenRepository: Bool
     package var operations: [PaymentRequest.Operation]
 
     /// The merchant's options. Apple Pay is offered only to a merchant with an Apple Pay identity
     /// (a key to decrypt its tokens with).
-    package init(merchant: Merchant, filter: Filter = Filter()) {
+    package init(merchant: Merchant, filter: Filter = Filter(), tokensEnabled: Bool = true) {
         cardBrands = Self.cardBrands
         if let prefix = filter.cardPrefix {
             let brand = CardBrand(cardNumber: prefix).brand
@@ -43,7 +44,7 @@ package struct PaymentOptions: Sendable, Hashable {
         currencies = filter.currency.map { [$0] } ?? Currency.all
         wallets = merchant.keyRing.identities.isEmpty ? [] : [.applePay]
         threeDSecureVersions = ThreeDSecureVersion.allCases
-        hasTokenRepository = true
+        hasTokenRepository = tokensEnabled
         operations = PaymentRequest.Operation.allCases
     }
 }

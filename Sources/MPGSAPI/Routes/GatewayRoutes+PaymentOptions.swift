@@ -32,7 +32,11 @@ extension GatewayRoutes {
 
     private func paymentOptions(_ merchant: Merchant, _ version: APIVersion, filters: JSONValue) throws(GatewayError) -> Response {
         let reader = RequestReader(checked: filters)
-        let options = PaymentOptions(merchant: merchant, filter: try PaymentOptions.Filter.reading(reader))
+        let options = PaymentOptions(
+            merchant: merchant,
+            filter: try PaymentOptions.Filter.reading(reader),
+            tokensEnabled: tokens.isEnabled
+        )
         return Self.json(
             .ok,
             PaymentOptionsResponse(

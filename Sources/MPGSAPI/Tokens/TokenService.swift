@@ -24,6 +24,9 @@ package struct TokenService: Sendable {
         self.clock = clock
     }
 
+    /// Whether cards can be stored: the repository's seal is the session key.
+    var isEnabled: Bool { cipher != nil }
+
     static let notEnabled = GatewayError(
         status: .notFound,
         cause: .invalidRequest,
