@@ -410,7 +410,22 @@ enum PostgresMigrations {
             $$
             """,
         ],
-        // 9: 3-D Secure. Payer authentications (INITIATE_AUTHENTICATION, AUTHENTICATE_PAYER, the
+        // 9: gateway tokens (Tokenization), as SQLite's step 8: one repository per merchant, the
+        // card sealed by the gateway, the token and its bookkeeping in clear.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS tokens (
+                merchant_id text NOT NULL,
+                token text NOT NULL,
+                status text NOT NULL,
+                sealed_card bytea NOT NULL,
+                created_at_ms bigint NOT NULL,
+                updated_at_ms bigint NOT NULL,
+                PRIMARY KEY (merchant_id, token)
+            )
+            """
+        ],
+        // 10: 3-D Secure. Payer authentications (INITIATE_AUTHENTICATION, AUTHENTICATE_PAYER, the
         // ACS challenge), typed, so any replica reads them; and the authentication an AUTHORIZE or
         // PAY carried, in the transaction's receipt columns (ReceiptColumns.authenticationColumns),
         // which `gateway_record` now writes too.

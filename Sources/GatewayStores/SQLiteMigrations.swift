@@ -133,7 +133,20 @@ enum SQLiteMigrations {
         ALTER TABLE transactions ADD COLUMN order_created_at_ms INTEGER;
         ALTER TABLE transactions ADD COLUMN echo TEXT;
         """ + LegacyReceiptColumns.sqliteUpdate,
-        // 8: 3-D Secure. Payer authentications (INITIATE_AUTHENTICATION, AUTHENTICATE_PAYER, the
+        // 8: gateway tokens (Tokenization), one repository per merchant. The card is sealed by the
+        // gateway before it gets here; only the token and its bookkeeping are in clear.
+        """
+        CREATE TABLE IF NOT EXISTS tokens (
+            merchant_id TEXT NOT NULL,
+            token TEXT NOT NULL,
+            status TEXT NOT NULL,
+            sealed_card BLOB NOT NULL,
+            created_at_ms INTEGER NOT NULL,
+            updated_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (merchant_id, token)
+        );
+        """,
+        // 9: 3-D Secure. Payer authentications (INITIATE_AUTHENTICATION, AUTHENTICATE_PAYER, the
         // ACS challenge), typed, so any replica reads them; and the authentication an AUTHORIZE or
         // PAY carried, in the transaction's receipt columns (ReceiptColumns.authenticationColumns).
         """

@@ -3,8 +3,8 @@ import GatewayCore
 import PropertyBased
 import Testing
 
-/// Random sequences of AUTHORIZE/PAY then AUTHORIZE, CAPTURE, REFUND and VOID, with random amounts
-/// and outcomes: whatever happens, the ledger's invariants hold.
+/// Random sequences of AUTHORIZE/PAY then AUTHORIZE, CAPTURE, REFUND, VOID and UPDATE_AUTHORIZATION,
+/// with random amounts and outcomes: whatever happens, the ledger's invariants hold.
 @Suite("Ledger properties")
 struct LedgerPropertyTests {
     /// The order's money never goes wrong: nothing negative, captured within authorized,
@@ -51,12 +51,32 @@ struct LedgerPropertyTests {
                 do {
                     plan = try OrderLedger.plan(followOn, order: order, transactions: transactions)
                 } catch {
-                    continue  // a rejected request changes nothing: `order` is untouched
+                    // A rejected request changes nothing: `order` is untouched. An update is
+                    // refused only when the order holds no authorization or it is below the captures.
+                    if followOn.operation == .updateAuthorization, let amount = followOn.amount {
+                        let holds = order.status == .authorized || order.status == .partiallyCaptured
+                        #expect(
+                            !holds || amount.minorUnits < order.totalCapturedMinorUnits,
+                            "update refused on \(order.status) \(order.totals): \(error)"
+                        )
+                    }
+                    continue
                 }
                 let outcome = step.approve ? Ledger.approved : Ledger.declined
                 order = OrderLedger.orderAfterFollowOn(plan, outcome, order: order)
                 if !step.approve { #expect(order == before, "a declined \(step) moved the order") }
                 if step.approve { #expect(order.status == OrderLedger.status(order.totals)) }
+                if step.approve, plan.type == .authorizationUpdate {
+                    // The new total is what is authorized now: later captures are held to it.
+                    #expect(
+                        order.totals
+                            == OrderLedger.Totals(
+                                authorized: plan.amount.minorUnits,
+                                captured: before.totalCapturedMinorUnits,
+                                refunded: before.totalRefundedMinorUnits
+                            )
+                    )
+                }
                 if step.approve, plan.voidsTarget, let target = plan.targetTransactionId {
                     transactions = transactions.map { summary in
                         var summary = summary

@@ -79,7 +79,8 @@ struct ProcessorTests {
     func operations() {
         #expect(
             APIOperation.allCases.map(\.rawValue) == [
-                "AUTHORIZE", "PAY", "VERIFY", "CAPTURE", "REFUND", "VOID", "INITIATE_AUTHENTICATION", "AUTHENTICATE_PAYER",
+                "AUTHORIZE", "PAY", "VERIFY", "CAPTURE", "REFUND", "VOID", "UPDATE_AUTHORIZATION", "INITIATE_AUTHENTICATION",
+                "AUTHENTICATE_PAYER",
             ]
         )
         for operation in APIOperation.allCases { #expect(APIOperation(rawValue: operation.rawValue) == operation) }
@@ -87,7 +88,9 @@ struct ProcessorTests {
         #expect(APIOperation(rawValue: "VOID") == .followOn(.void))
         #expect(APIOperation(rawValue: "AUTHENTICATE_PAYER") == .authentication(.authenticatePayer))
         #expect(APIOperation(rawValue: "pay") == nil)
-        #expect(APIOperation(rawValue: "UPDATE_AUTHORIZATION") == nil)
+        #expect(APIOperation(rawValue: "UPDATE_AUTHORIZATION") == .followOn(.updateAuthorization))
+        #expect(APIOperation(rawValue: "update_authorization") == nil)
+        #expect(APIOperation(rawValue: "REFUND_REQUEST") == nil)
     }
 
     @Test("an identical retry gets the stored answer; the same id with other details is refused")

@@ -52,6 +52,9 @@ struct StoreEquivalenceTests {
             if !step.approve && step.kind != .void {
                 #expect(after.state.totals == before?.state.totals, "a declined \(step) moved a total")
             }
+            if step.approve && step.kind == .update {
+                #expect(after.state.totalAuthorizedMinorUnits == step.amountCents, "\(step) did not set the authorized total")
+            }
         }
         let stored = try await processors.store.order(merchantId: "M", orderId: order)
         let transactions = try await processors.store.transactions(merchantId: "M", orderId: order)

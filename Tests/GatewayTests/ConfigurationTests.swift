@@ -100,6 +100,18 @@ struct ConfigurationTests {
                 "merchant.A.simulator.testCards"
             ),
             (
+                #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"], "tokens": {"format": "luhn"}}}}"#,
+                "merchant.A.tokens.format"
+            ),
+            (
+                #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"], "tokens": {"verificationStrategy": "ACQUIRER"}}}}"#,
+                "merchant.A.tokens.verificationStrategy"
+            ),
+            (
+                #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"], "tokens": {"repositoryId": "repo 1"}}}}"#,
+                "merchant.A.tokens.repositoryId"
+            ),
+            (
                 #"{"merchants": ["A"], "merchant": {"A": {"apiPasswords": ["0123456789abcdef0123456789abcdef"]}}, "log": {"format": "xml"}}"#,
                 "log.format"
             ),

@@ -44,6 +44,7 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
         lifetime: services.configuration.sessions.lifetime,
         clock: services.clock
     )
+    let tokens = TokenService(store: services.tokenStore, cipher: services.sessionCipher, clock: services.clock)
     let routes = GatewayRoutes(
         authentication: MerchantAuthentication(merchants: services.merchants),
         processor: PaymentProcessor(environment, decryptor: services.decryptor),
@@ -52,6 +53,7 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
         metrics: services.metrics,
         sessions: sessions,
         fingerprinter: services.fingerprinter,
+        tokens: tokens,
         authentications: authentications
     )
     routes.register(on: router)
@@ -74,6 +76,12 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
     if services.configuration.mode == .sandbox {
         ACSRoutes(processor: authentications, maxBodyBytes: services.configuration.limits.maxBodyBytes).register(on: router)
     }
+    TokenRoutes(
+        authentication: routes.authentication,
+        tokens: tokens,
+        sessions: sessions,
+        maxBodyBytes: services.configuration.limits.maxBodyBytes
+    ).register(on: router)
     if let issuer = services.sandboxIssuer {
         SandboxRoutes(
             authentication: routes.authentication,

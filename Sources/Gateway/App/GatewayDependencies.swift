@@ -15,6 +15,8 @@ struct GatewayDependencies: Sendable {
     var sessionStore: any SessionStore = NoStore()
     /// The same database's 3-D Secure authentications.
     var authenticationStore: any AuthenticationStore = NoAuthenticationStore()
+    /// The same database's gateway tokens.
+    var tokenStore: any TokenStore = NoStore()
     /// Seals session content at rest; nil (sessions off) in production without `sessions.encryptionKey`.
     var sessionCipher: SessionCipher?
     /// What the application runs for the store while it serves (PostgreSQL's connection pool).
@@ -70,11 +72,13 @@ struct GatewayDependencies: Sendable {
             self.store = TimedTransactionStore(base: store, metrics: metrics)
             sessionStore = store as? any SessionStore ?? NoStore()
             authenticationStore = store as? any AuthenticationStore ?? NoAuthenticationStore()
+            tokenStore = store as? any TokenStore ?? NoStore()
         } else {
             let opened = try configuration.openStore(sealingLegacyFingerprints: fingerprinter.sealLegacy)
             self.store = TimedTransactionStore(base: opened.store, metrics: metrics)
             sessionStore = opened.store as? any SessionStore ?? NoStore()
             authenticationStore = opened.store as? any AuthenticationStore ?? NoAuthenticationStore()
+            tokenStore = opened.store as? any TokenStore ?? NoStore()
             storeServices = opened.services
         }
         var sessionKey = configuration.sessions.encryptionKey

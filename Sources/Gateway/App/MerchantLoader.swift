@@ -13,7 +13,8 @@ enum MerchantLoader {
             id: settings.id,
             apiPasswords: settings.apiPasswords,
             keyRing: MerchantKeyRing(identities),
-            acquirer: SimulatedAcquirer(amountMatching: settings.amountMatching, testCards: settings.testCards)
+            acquirer: SimulatedAcquirer(amountMatching: settings.amountMatching, testCards: settings.testCards),
+            tokens: settings.tokens
         )
     }
 

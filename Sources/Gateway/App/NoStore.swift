@@ -19,3 +19,10 @@ extension NoStore: SessionStore {
     func deleteSession(id: String) async throws {}
     func deleteSessions(expiredBefore time: Date) async throws {}
 }
+
+extension NoStore: TokenStore {
+    func insertToken(_ token: StoredToken) async throws -> Bool { false }
+    func token(merchantId: String, token: String) async throws -> StoredToken? { nil }
+    func replaceToken(_ token: StoredToken) async throws -> Bool { false }
+    func deleteToken(merchantId: String, token: String) async throws -> Bool { false }
+}

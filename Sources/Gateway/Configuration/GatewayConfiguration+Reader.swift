@@ -152,7 +152,8 @@ extension GatewayConfiguration {
             identities: identities,
             amountMatching: matching,
             testCards: testCards,
-            radialDecrypt: radialDecrypt
+            radialDecrypt: radialDecrypt,
+            tokens: try tokenRepository(id, values)
         )
     }
 }

@@ -40,6 +40,9 @@ import GatewayStores
 /// | `merchant.<ID>.simulator.amountMatching` | `both`, `minorUnits`, `wholeAmount` | `both` |
 /// | `merchant.<ID>.simulator.testCards` | `current`, `legacy`: which test-card table wins where they disagree | `current` |
 /// | `merchant.<ID>.radial.decrypt` | `enabled`, `disabled`: whether the Radial-style Decrypt operation returns this merchant's decrypted card data | `disabled` (sandbox defaults: `enabled`) |
+/// | `merchant.<ID>.tokens.format` | `random` (16 digits from 9, Luhn-valid) or `preserveSixFour` (the card's first six and last four, Luhn-invalid): the tokens the gateway generates | `random` |
+/// | `merchant.<ID>.tokens.verificationStrategy` | `acquirer` (a VERIFY through the simulator), `basic` (the card's format), `none`: what a card is checked with before it is stored | `basic` |
+/// | `merchant.<ID>.tokens.repositoryId` | string, 1-40 letters, digits, `-` or `_`: the `repositoryId` token responses show | the merchant id |
 /// | `sessions.lifetimeSeconds` | int, 60-86400: how long a session lives after it is created | `3600` |
 /// | `sessions.encryptionKey` | 64 hex characters (AES-256), secret: seals session card data at rest | sandbox: generated into `data/` |
 struct GatewayConfiguration: Sendable {
@@ -74,6 +77,8 @@ struct GatewayConfiguration: Sendable {
         var testCards: TestCardTable = .current
         /// Whether the Radial-style Decrypt operation may return this merchant's card data.
         var radialDecrypt = false
+        /// The token repository (`merchant.<ID>.tokens.*`); nil: the defaults, named by the merchant id.
+        var tokens: TokenRepository?
     }
 
     struct IdentitySettings: Sendable {

@@ -8,6 +8,22 @@ package struct AcquirerRequest: Sendable {
     package var securityCode: String?
     /// Device payments (Apple Pay): authenticated by a cryptogram, not by expiry or CSC.
     package var isDevicePayment: Bool
+
+    package init(
+        operation: PaymentRequest.Operation,
+        amount: Amount,
+        cardNumber: String,
+        expiry: CardExpiry,
+        securityCode: String?,
+        isDevicePayment: Bool
+    ) {
+        self.operation = operation
+        self.amount = amount
+        self.cardNumber = cardNumber
+        self.expiry = expiry
+        self.securityCode = securityCode
+        self.isDevicePayment = isDevicePayment
+    }
 }
 
 /// Decides transactions. The gateway ships a simulator; a real acquirer connection would
@@ -15,6 +31,7 @@ package struct AcquirerRequest: Sendable {
 package protocol Acquirer: Sendable {
     func process(_ request: AcquirerRequest) async -> AcquirerOutcome
 
-    /// A CAPTURE, REFUND or VOID of `amount` on an order the acquirer already knows.
+    /// A CAPTURE, REFUND, VOID or UPDATE_AUTHORIZATION (`amount` the new total) on an order the
+    /// acquirer already knows.
     func processFollowOn(type: TransactionType, amount: Amount) async -> AcquirerOutcome
 }

@@ -10,6 +10,9 @@ package struct Currency: Sendable, Hashable {
         self = entry
     }
 
+    /// Every currency this gateway takes, by code (Payment Options Inquiry lists them).
+    package static var all: [Currency] { table.values.sorted { $0.code < $1.code } }
+
     /// The currency an Apple Pay token names by its ISO 4217 numeric code ("840").
     package init?(numericCode: String) {
         guard let entry = Self.table.values.first(where: { $0.numericCode == numericCode }) else { return nil }

@@ -25,7 +25,8 @@ package enum OrderLedger {
         package var totalsIfApproved: Totals
     }
 
-    /// Decides whether a CAPTURE, REFUND or VOID may run on the order, and for how much.
+    /// Decides whether a CAPTURE, REFUND, VOID or UPDATE_AUTHORIZATION may run on the order, and
+    /// for how much.
     package static func plan(
         _ request: FollowOnRequest,
         order: OrderState,
@@ -79,6 +80,8 @@ package enum OrderLedger {
                 voidsTarget: true,
                 totalsIfApproved: after
             )
+        case .updateAuthorization:
+            return try planUpdate(request, order: order, currency: currency)
         }
     }
 
@@ -150,7 +153,7 @@ package enum OrderLedger {
         return after
     }
 
-    private static func sameCurrency(_ request: FollowOnRequest, _ currency: Currency) throws(PaymentRejection) -> Amount {
+    static func sameCurrency(_ request: FollowOnRequest, _ currency: Currency) throws(PaymentRejection) -> Amount {
         guard let amount = request.amount else { throw .amountMissing }
         guard amount.currency == currency else { throw .currencyMismatch(amount.currency, orderCurrency: currency) }
         return amount

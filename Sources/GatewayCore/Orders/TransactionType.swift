@@ -10,6 +10,9 @@ package enum TransactionType: String, Sendable, Hashable, CaseIterable {
     case voidPayment = "VOID_PAYMENT"
     case voidRefund = "VOID_REFUND"
 
+    // UPDATE_AUTHORIZATION (issue 30): the reference's type for a changed authorized amount.
+    case authorizationUpdate = "AUTHORIZATION_UPDATE"
+
     /// The type of a VOID of this transaction; nil for what cannot be voided.
     package var voidType: TransactionType? {
         switch self {
@@ -18,6 +21,8 @@ package enum TransactionType: String, Sendable, Hashable, CaseIterable {
         case .payment: .voidPayment
         case .refund: .voidRefund
         case .verification, .voidAuthorization, .voidCapture, .voidPayment, .voidRefund: nil
+        // Voiding the AUTHORIZATION cancels the authorization however often it was updated.
+        case .authorizationUpdate: nil
         }
     }
 }
@@ -27,7 +32,7 @@ package enum TransactionType: String, Sendable, Hashable, CaseIterable {
 package enum APIOperation: Sendable, Hashable, CaseIterable, RawRepresentable {
     /// AUTHORIZE, PAY or VERIFY: opens the order.
     case initial(PaymentRequest.Operation)
-    /// CAPTURE, REFUND or VOID: acts on the order as stored.
+    /// CAPTURE, REFUND, VOID or UPDATE_AUTHORIZATION: acts on the order as stored.
     case followOn(FollowOnRequest.Operation)
     /// INITIATE_AUTHENTICATION or AUTHENTICATE_PAYER: 3-D Secure, before the payment.
     case authentication(AuthenticationOperation)
@@ -38,6 +43,7 @@ package enum APIOperation: Sendable, Hashable, CaseIterable, RawRepresentable {
     package static let capture = APIOperation.followOn(.capture)
     package static let refund = APIOperation.followOn(.refund)
     package static let void = APIOperation.followOn(.void)
+    package static let updateAuthorization = APIOperation.followOn(.updateAuthorization)
 
     package static let allCases: [APIOperation] =
         PaymentRequest.Operation.allCases.map(initial) + FollowOnRequest.Operation.allCases.map(followOn)

@@ -1,15 +1,17 @@
-/// CAPTURE, REFUND or VOID on an existing order, validated.
+/// CAPTURE, REFUND, VOID or UPDATE_AUTHORIZATION on an existing order, validated.
 package struct FollowOnRequest: Sendable, Hashable {
     package enum Operation: String, Sendable, CaseIterable {
         case capture = "CAPTURE"
         case refund = "REFUND"
         case void = "VOID"
+        /// Changes the order's authorized amount to `amount`, the new total.
+        case updateAuthorization = "UPDATE_AUTHORIZATION"
 
         package var apiOperation: APIOperation { .followOn(self) }
     }
 
     package var operation: Operation
-    /// CAPTURE and REFUND: how much.
+    /// CAPTURE and REFUND: how much. UPDATE_AUTHORIZATION: the new total authorized amount.
     package var amount: Amount?
     /// VOID (required) and REFUND (optional): the transaction it applies to.
     package var targetTransactionId: String?

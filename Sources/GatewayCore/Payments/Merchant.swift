@@ -10,12 +10,21 @@ package struct Merchant: Sendable {
     private let passwordDigests: [SHA256Digest]
     package let keyRing: MerchantKeyRing
     package let acquirer: any Acquirer
+    /// The merchant's token repository: a token names a card of this merchant's only.
+    package let tokens: TokenRepository
 
-    package init(id: String, apiPasswords: [String], keyRing: MerchantKeyRing, acquirer: any Acquirer) {
+    package init(
+        id: String,
+        apiPasswords: [String],
+        keyRing: MerchantKeyRing,
+        acquirer: any Acquirer,
+        tokens: TokenRepository? = nil
+    ) {
         self.id = id
         self.passwordDigests = apiPasswords.map { SHA256.hash(data: Data($0.utf8)) }
         self.keyRing = keyRing
         self.acquirer = acquirer
+        self.tokens = tokens ?? TokenRepository(id: id)
     }
 
     /// Compares digests, so the time taken says nothing about how much of a password matched.

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 
-/// CAPTURE, REFUND and VOID: decided against the order as stored, one at a time per order, and
-/// stored before they are answered.
+/// CAPTURE, REFUND, VOID and UPDATE_AUTHORIZATION: decided against the order as stored, one at a
+/// time per order, and stored before they are answered.
 package struct OrderOperationProcessor: Sendable {
     let environment: ProcessingEnvironment
 

@@ -13,9 +13,9 @@ package enum PaymentRejection: Error, Sendable, Hashable {
     case orderChanged
     /// A stored order in a currency this gateway no longer knows.
     case orderCurrencyUnknown(String)
-    /// A CAPTURE or REFUND without an amount.
+    /// A CAPTURE, REFUND or UPDATE_AUTHORIZATION without an amount.
     case amountMissing
-    /// A CAPTURE or REFUND in another currency than the order's.
+    /// A CAPTURE, REFUND or UPDATE_AUTHORIZATION in another currency than the order's.
     case currencyMismatch(Currency, orderCurrency: Currency)
     /// A CAPTURE on an order that is not (or no longer) authorized.
     case nothingToCapture
@@ -31,6 +31,13 @@ package enum PaymentRejection: Error, Sendable, Hashable {
     case token(TokenRejection)
     /// The 3-D Secure authentication the payment names was refused.
     case authentication(AuthenticationRejection)
+
+    // UPDATE_AUTHORIZATION (issue 30).
+    /// An UPDATE_AUTHORIZATION on an order with no authorization left to change (never authorized,
+    /// paid, fully captured, refunded, voided or failed).
+    case nothingToUpdate(OrderStatus)
+    /// An UPDATE_AUTHORIZATION whose new total is less than the order has captured already.
+    case updateBelowCaptured(amount: Amount, captured: Amount)
 }
 
 /// Why an Apple Pay token was refused: by the token library, or by the gateway's own checks

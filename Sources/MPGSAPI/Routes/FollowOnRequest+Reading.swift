@@ -1,14 +1,14 @@
 import GatewayCore
 
 extension FollowOnRequest {
-    /// Validates a CAPTURE, REFUND or VOID body, with MPGS errors naming the field.
+    /// Validates a CAPTURE, REFUND, VOID or UPDATE_AUTHORIZATION body, with MPGS errors naming the field.
     static func reading(_ reader: RequestReader, operation: Operation) throws(GatewayError) -> FollowOnRequest {
         let targetTransactionId = reader.text("transaction.targetTransactionId")
         var amount: Amount?
         switch operation {
         case .void:
             guard targetTransactionId != nil else { throw GatewayError.missing("transaction.targetTransactionId") }
-        case .capture, .refund:
+        case .capture, .refund, .updateAuthorization:
             let currencyCode = try reader.requiredText("transaction.currency")
             guard let currency = Currency(code: currencyCode) else {
                 throw GatewayError.invalidValue("transaction.currency", currencyCode, "Currency is not supported")

@@ -17,6 +17,8 @@ package struct GatewayRoutes: Sendable {
     let metrics: any PaymentObserver
     let sessions: SessionService
     let fingerprinter: RequestFingerprinter
+    /// Resolves `sourceOfFunds.token` to its card before the core sees the payment.
+    let tokens: TokenService
     /// 3-D Secure: INITIATE_AUTHENTICATION, AUTHENTICATE_PAYER and their transactions.
     let authentications: AuthenticationProcessor
 
@@ -28,6 +30,7 @@ package struct GatewayRoutes: Sendable {
         metrics: any PaymentObserver,
         sessions: SessionService,
         fingerprinter: RequestFingerprinter,
+        tokens: TokenService,
         authentications: AuthenticationProcessor? = nil
     ) {
         self.authentications =
@@ -40,6 +43,7 @@ package struct GatewayRoutes: Sendable {
         self.metrics = metrics
         self.sessions = sessions
         self.fingerprinter = fingerprinter
+        self.tokens = tokens
     }
 
     package func register(on router: Router<GatewayRequestContext>) {
@@ -65,6 +69,8 @@ package struct GatewayRoutes: Sendable {
         router.refuseMethods(except: [.get], on: "\(base)/information")
         router.refuseMethods(except: [.put, .get], on: "\(base)/merchant/:merchantId/order/:orderId/transaction/:transactionId")
         router.refuseMethods(except: [.get], on: "\(base)/merchant/:merchantId/order/:orderId")
+        // Issue 30.
+        registerPaymentOptions(on: router, base: base)
     }
 
     private func putTransaction(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
@@ -94,22 +100,35 @@ package struct GatewayRoutes: Sendable {
         switch operation {
         case .initial(let paymentOperation):
             var session: SessionService.OpenSession?
-            if let sessionId = reader.text("session.id") {
-                // A retry is answered from the store: the session may be gone after its use.
-                if let stored = try await processor.store.transaction(
+            // A retry is answered from the store: the session may be gone after its use, the
+            // token deleted.
+            if reader.text("session.id") != nil || reader.text("sourceOfFunds.token") != nil,
+                let stored = try await processor.store.transaction(
                     merchantId: merchant.id,
                     orderId: orderId,
                     transactionId: transactionId
-                ) {
-                    return Self.json(.created, bytes: try transaction.retry(stored).responseBody)
-                }
+                )
+            {
+                return Self.json(.created, bytes: try transaction.retry(stored).responseBody)
+            }
+            if let sessionId = reader.text("session.id") {
                 let opened = try await paymentSession(sessionId, merchant: merchant, version: reader.text("session.version"))
                 reader = RequestReader(checked: SessionContent.merged(opened.content, reader.root))
                 session = try await sessions.claimForPayment(opened)
             }
-            var payment = try PaymentRequest.reading(reader, operation: paymentOperation)
+            // A token's card is laid under the request (and the session's content): the core sees a card.
+            let storedCard: (reader: RequestReader, token: String)?
+            var payment: PaymentRequest
+            do {
+                storedCard = try await resolvingStoredCard(reader, merchant: merchant)
+                payment = try PaymentRequest.reading(storedCard?.reader ?? reader, operation: paymentOperation)
+            } catch {
+                if let session { await release(session, logger: context.logger) }
+                throw error
+            }
             // What the session held is echoed as if the request had sent it.
             payment.echo = RequestEcho(catalogue.echo(of: reader.root, shape: shape))
+            if let storedCard { payment.echo = payment.echo.naming(token: storedCard.token) }
             do {
                 processed = try await processor.process(payment, transaction, logger: context.logger)
             } catch {

@@ -32,6 +32,8 @@ package struct MPGSErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try rejection.response(from: request, context: context)
         } catch let rejection as SessionRejection {
             return try rejection.response(from: request, context: context)
+        } catch let rejection as CardTokenRejection {
+            return try rejection.response(from: request, context: context)
         } catch let error as HTTPError {
             return try Self.gatewayError(for: error.status).response(from: request, context: context)
         } catch let error as StoreUnavailable {

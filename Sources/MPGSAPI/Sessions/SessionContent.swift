@@ -55,7 +55,7 @@ enum SessionContent {
         return pruned(found) != nil
     }
 
-    private static func deepMerged(_ base: JSONValue, _ update: JSONValue) -> JSONValue {
+    static func deepMerged(_ base: JSONValue, _ update: JSONValue) -> JSONValue {
         guard case .object(var members) = base, case .object(let updates) = update else {
             return update == .null ? base : update
         }

@@ -28,6 +28,7 @@ package enum ErrorCatalogue {
             Section(title: "Orders and follow-on operations", entries: RejectionKind.allCases.map(\.entry)),
             Section(title: "Sessions", entries: sessionEntries),
             Section(title: "Apple Pay tokens", entries: tokenEntries),
+            Section(title: "Gateway tokens (Tokenization)", entries: cardTokenEntries),
             Section(title: "3-D Secure", entries: AuthenticationRejectionKind.allCases.map(\.entry)),
         ]
     }
@@ -238,6 +239,8 @@ package enum ErrorCatalogue {
 enum RejectionKind: CaseIterable {
     case transactionIdReused, orderNotFound, orderAlreadySucceeded, orderChanged, orderCurrencyUnknown, amountMissing
     case currencyMismatch, nothingToCapture, nothingCaptured, refundTargetNotFound, exceedsAvailable, nothingToVoid, token
+    // UPDATE_AUTHORIZATION (issue 30).
+    case nothingToUpdate, updateBelowCaptured
     case authentication
 
     init(_ rejection: PaymentRejection) {
@@ -255,6 +258,8 @@ enum RejectionKind: CaseIterable {
         case .exceedsAvailable: self = .exceedsAvailable
         case .nothingToVoid: self = .nothingToVoid
         case .token: self = .token
+        case .nothingToUpdate: self = .nothingToUpdate
+        case .updateBelowCaptured: self = .updateBelowCaptured
         case .authentication: self = .authentication
         }
     }
@@ -278,7 +283,10 @@ enum RejectionKind: CaseIterable {
                 "Use a new transaction id; an identical retry returns the stored response instead."
             )
         case .orderNotFound:
-            (.orderNotFound("order-7"), "Order not found", "A CAPTURE, REFUND or VOID names an order with no transactions.", "Check the order id.")
+            (
+                .orderNotFound("order-7"), "Order not found", "A CAPTURE, REFUND, VOID or UPDATE_AUTHORIZATION names an order with no transactions.",
+                "Check the order id."
+            )
         case .orderAlreadySucceeded:
             (
                 .orderAlreadySucceeded, "Order already paid or authorized",
@@ -292,11 +300,14 @@ enum RejectionKind: CaseIterable {
                 "A stored order is in a currency this gateway version no longer knows.", "Contact the gateway's operators."
             )
         case .amountMissing:
-            (.amountMissing, "Amount missing", "A CAPTURE or REFUND without `transaction.amount`.", "Send the amount to capture or refund.")
+            (
+                .amountMissing, "Amount missing", "A CAPTURE, REFUND or UPDATE_AUTHORIZATION without `transaction.amount`.",
+                "Send the amount to capture or refund, or the new total to authorize."
+            )
         case .currencyMismatch:
             (
                 .currencyMismatch(Currency(code: "EUR")!, orderCurrency: usd), "Currency mismatch",
-                "A CAPTURE or REFUND in another currency than the order's.", "Use the order's currency."
+                "A CAPTURE, REFUND or UPDATE_AUTHORIZATION in another currency than the order's.", "Use the order's currency."
             )
         case .nothingToCapture:
             (.nothingToCapture, "Nothing to capture", "A CAPTURE on an order that is not authorized (any more).", "Authorize first.")
@@ -324,6 +335,18 @@ enum RejectionKind: CaseIterable {
             (
                 .token(.replayed), "Apple Pay token rejected",
                 "The token failed a check: the codes are listed under Apple Pay tokens.", "See the code after \"Apple Pay token rejected:\"."
+            )
+        case .nothingToUpdate:
+            (
+                .nothingToUpdate(.captured), "Nothing to update",
+                "An UPDATE_AUTHORIZATION on an order that holds no authorization: not authorized, paid, fully captured, refunded, voided or failed.",
+                "Update only an AUTHORIZED or PARTIALLY_CAPTURED order; authorize a new order otherwise."
+            )
+        case .updateBelowCaptured:
+            (
+                .updateBelowCaptured(amount: Amount(minorUnits: 3000, currency: usd), captured: Amount(minorUnits: 4000, currency: usd)),
+                "Update below captured", "An UPDATE_AUTHORIZATION whose new total is less than the order has captured.",
+                "Send a new total of at least the captured amount the explanation gives."
             )
         case .authentication:
             (

@@ -51,6 +51,14 @@ extension PaymentRejection: HTTPResponseError {
             )
         case .token(let rejection):
             .tokenRejected(rejection)
+        case .nothingToUpdate(let status):
+            .invalidValue("apiOperation", "UPDATE_AUTHORIZATION", "The order is \(status.rawValue): it has no authorization to update")
+        case .updateBelowCaptured(let amount, let captured):
+            .invalidValue(
+                "transaction.amount",
+                amount.text,
+                "The new authorized amount is less than the \(captured.text) already captured"
+            )
         case .authentication(let rejection):
             rejection.gatewayError
         }

@@ -71,6 +71,11 @@ enum Ledger {
         FollowOnRequest(operation: .refund, amount: dollars(cents), targetTransactionId: target)
     }
 
+    /// UPDATE_AUTHORIZATION to a new total of `cents`.
+    static func update(_ cents: Int64, _ currency: Currency = usd) -> FollowOnRequest {
+        FollowOnRequest(operation: .updateAuthorization, amount: dollars(cents, currency), targetTransactionId: nil)
+    }
+
     static func void(_ target: String?) -> FollowOnRequest {
         FollowOnRequest(operation: .void, amount: nil, targetTransactionId: target)
     }

@@ -2,10 +2,13 @@ import GatewayCore
 import PropertyBased
 
 /// One random request after the order's first in a property test: another AUTHORIZE (refused
-/// once one has succeeded), or a CAPTURE, REFUND or VOID.
+/// once one has succeeded), or a CAPTURE, REFUND, VOID or UPDATE_AUTHORIZATION.
 struct Step: Sendable, CustomStringConvertible {
     enum Kind: CaseIterable, Sendable {
         case authorize, capture, refund, void
+        /// UPDATE_AUTHORIZATION to a new total of five times `cents` (up to 250.00, above and
+        /// below the openings), which no amount in the simulator's table divides into.
+        case update
     }
 
     enum Request {
@@ -22,11 +25,17 @@ struct Step: Sendable, CustomStringConvertible {
     /// Which earlier transaction a VOID or a targeted REFUND names (modulo their count).
     var target: Int
 
-    var description: String { "\(kind) \(approve ? cents : 5757) target \(target)" }
+    var description: String { "\(kind) \(amountCents) target \(target)" }
+
+    /// What the step asks for, in cents: 57.57 when it is to be declined.
+    var amountCents: Int64 {
+        guard approve else { return 5757 }
+        return kind == .update ? cents * 5 : cents
+    }
 
     /// The request, given the ids of the transactions recorded so far.
     func request(transactionIds: [String]) -> Request {
-        let amount = Amount(minorUnits: approve ? cents : 5757, currency: Ledger.usd)
+        let amount = Amount(minorUnits: amountCents, currency: Ledger.usd)
         let targetId = transactionIds.isEmpty ? nil : transactionIds[target % transactionIds.count]
         return switch kind {
         case .authorize: .payment(Processors.card(.authorize, cents: amount.minorUnits))
@@ -34,6 +43,7 @@ struct Step: Sendable, CustomStringConvertible {
         case .refund:
             .followOn(FollowOnRequest(operation: .refund, amount: amount, targetTransactionId: target % 3 == 0 ? targetId : nil))
         case .void: .followOn(FollowOnRequest(operation: .void, amount: nil, targetTransactionId: targetId))
+        case .update: .followOn(FollowOnRequest(operation: .updateAuthorization, amount: amount, targetTransactionId: nil))
         }
     }
 

@@ -40,7 +40,8 @@ struct TestGateway: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() },
         sessionLifetime: TimeInterval = 3600,
         radialDecrypt: Bool = false,
-        requestFingerprintKey: [UInt8]? = nil
+        requestFingerprintKey: [UInt8]? = nil,
+        tokens: TokenRepository? = nil
     ) throws {
         let directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
@@ -69,7 +70,8 @@ struct TestGateway: Sendable {
                     )
                 },
                 amountMatching: .both,
-                radialDecrypt: radialDecrypt
+                radialDecrypt: radialDecrypt,
+                tokens: tokens
             ),
             .init(id: Self.otherMerchantId, apiPasswords: [Self.otherPassword], identities: [], amountMatching: .both),
         ]

@@ -2,7 +2,7 @@
 
 let transactionRequestCatalogueText = #"""
     # The MPGS transaction request: every field the gateway's API reference (version 100) lists for
-    # AUTHORIZE, PAY, VERIFY, CAPTURE, REFUND and VOID, with its format. One source: the runtime check
+    # AUTHORIZE, PAY, VERIFY, CAPTURE, REFUND, VOID and UPDATE_AUTHORIZATION, with its format. One source: the runtime check
     # (RequestCatalogue) and openapi.yaml's TransactionRequest are generated from this file by
     # scripts/generate-request-catalogue; a test fails when either is stale.
     #
@@ -29,9 +29,15 @@ let transactionRequestCatalogueText = #"""
     #               date (yyyy-mm-dd), datetime (ISO 8601), time (hh:mm[:ss] with zone), hex:MIN-MAX,
     #               base64:MIN-MAX, json:MIN-MAX (JSON text), regex:PATTERN, any (checked where used)
     #   OPERATIONS  letters: A AUTHORIZE, P PAY, V VERIFY, C CAPTURE, R REFUND, X VOID,
-    #               I INITIATE_AUTHENTICATION, U AUTHENTICATE_PAYER
+    #               U UPDATE_AUTHORIZATION, I INITIATE_AUTHENTICATION, Y AUTHENTICATE_PAYER
     #               A path may have a second line in a later block (3-D Secure's): its operations are
     #               added to the first line's; the format must be the same.
+    #
+    # UPDATE_AUTHORIZATION (issue 30) takes transaction.amount and transaction.currency (the new total
+    # authorized amount), the transaction's reference, source, merchant note and acquirer data, the
+    # order's reference, description, custom fields and notification URL, and the request-wide fields
+    # every operation takes: its Update Authorization page as we know it (version 20's page read in a
+    # stored copy; version 100's not read line by line).
     #   FLAGS       secret (never echoed, never quoted in an error), min=N / max=N (API versions)
     #
     # Older versions: the reference stored here is version 100's. Fields and formats clients pinned to
@@ -48,9 +54,9 @@ let transactionRequestCatalogueText = #"""
     @echo billing customer shipping device order airline cruise posTerminal accountFunding agreement currencyConversion paymentPlan transaction.reference transaction.merchantNote transaction.item transaction.itemAmount transaction.taxAmount transaction.discountAmount transaction.dutyAmount transaction.shippingAndHandlingAmount transaction.tax transaction.taxStatus transaction.serviceLocation correlationId partnerSolutionId risk
     @order billing customer shipping device order airline cruise accountFunding agreement
 
-    apiOperation enum:AUTHORIZE|PAY|VERIFY|CAPTURE|REFUND|VOID|INITIATE_AUTHENTICATION|AUTHENTICATE_PAYER APVCRXIU
-    correlationId text:1-100 APVCRX
-    partnerSolutionId text:1-40 APVCRX
+    apiOperation enum:AUTHORIZE|PAY|VERIFY|CAPTURE|REFUND|VOID|UPDATE_AUTHORIZATION|INITIATE_AUTHENTICATION|AUTHENTICATE_PAYER APVCRXUIY
+    correlationId text:1-100 APVCRXU
+    partnerSolutionId text:1-40 APVCRXU
     3DSecureId text:1-64 APV max=53
 
     3DSecure.acsEci text:1-4 APV max=53
@@ -237,11 +243,11 @@ let transactionRequestCatalogueText = #"""
     order.cashbackAmount decimal:1-14 AP
     order.certainty enum:ESTIMATED|FINAL A
     order.currency upper:3-3 APV
-    order.custom.{name} text:1-250 APVCR
+    order.custom.{name} text:1-250 APVCRU
     order.customerNote text:1-250 APVCR
     order.customerOrderDate date APV
     order.customerReference ascii:1-25 APV
-    order.description text:1-127 APVCR
+    order.description text:1-127 APVCRU
     order.discount.amount decimal:1-14 APV
     order.discount.code text:1-40 APV
     order.discount.description text:1-127 APV
@@ -277,10 +283,10 @@ let transactionRequestCatalogueText = #"""
     order.merchantCategoryCode digits:4-4 APVCR
     order.merchantPartnerIdCode digits:1-6 APVCR
     order.netAmount decimal:1-14 APV
-    order.notificationUrl url APVCRX
+    order.notificationUrl url APVCRXU
     order.owningEntity text:1-40 APVCR
     order.purchaseType enum:ACCOUNT_FUNDING APVCR
-    order.reference text:1-40 APVCR
+    order.reference text:1-40 APVCRU
     order.requestorName text:1-100 APV
     order.shippingAndHandlingAmount decimal:1-14 APV
     order.shippingAndHandlingTaxAmount decimal:1-14 APV
@@ -348,7 +354,7 @@ let transactionRequestCatalogueText = #"""
     posTerminal.store.id text:1-255 APVCR
     posTerminal.store.name text:1-255 APVCR
 
-    responseControls.sensitiveData text:1-50 APVCRX
+    responseControls.sensitiveData text:1-50 APVCRXU
 
     risk.bypassMerchantRiskRules enum:ALL APV
     risk.custom.{name} text:1-256 APV
@@ -409,11 +415,11 @@ let transactionRequestCatalogueText = #"""
     sourceOfFunds.tokenRequestorID alnum:11-11 APVR
     sourceOfFunds.type enum:ACH|CARD|DIRECT_DEBIT_CANADA|EBT_CARD|GIFT_CARD|PAYSAFECARD|SCHEME_TOKEN|SEPA APVR
 
-    transaction.acquirer.customData text:1-2048 APVCRX
+    transaction.acquirer.customData text:1-2048 APVCRXU
     transaction.acquirer.traceId text:1-15 APVCR
     transaction.acquirer.transactionId text:1-100 APVCR
-    transaction.amount decimal:1-14 CR
-    transaction.currency upper:3-3 CR
+    transaction.amount decimal:1-14 CRU
+    transaction.currency upper:3-3 CRU
     transaction.discountAmount decimal:1-14 CR
     transaction.dutyAmount number:1000000000000:3 CR
     transaction.frequency enum:INSTALLMENT|RECURRING|SINGLE APV max=53
@@ -439,9 +445,9 @@ let transactionRequestCatalogueText = #"""
     transaction.item[n].unitPrice signeddecimal:1-14 CR
     transaction.item[n].unitTaxAmount signeddecimal:1-14 CR
     transaction.itemAmount decimal:1-14 CR
-    transaction.merchantNote text:1-250 APVCRX
+    transaction.merchantNote text:1-250 APVCRXU
     transaction.priorApproval enum:REQUESTED R
-    transaction.reference text:1-40 APVCRX
+    transaction.reference text:1-40 APVCRXU
     transaction.resubmission boolean APR
     transaction.serviceLocation.city text:1-100 APCR
     transaction.serviceLocation.country upper:3-3 APCR
@@ -450,7 +456,7 @@ let transactionRequestCatalogueText = #"""
     transaction.shippingAndHandlingAmount decimal:1-14 CR
     transaction.shippingAndHandlingTaxAmount number:1000000000000:3 CR
     transaction.shippingAndHandlingTaxRate number:1000000000000000000:4 CR
-    transaction.source enum:CALL_CENTRE|CARD_PRESENT|INTERNET|MAIL_ORDER|MERCHANT|MOTO|PAYER_PRESENT|TELEPHONE_ORDER|VOICE_RESPONSE APVCR
+    transaction.source enum:CALL_CENTRE|CARD_PRESENT|INTERNET|MAIL_ORDER|MERCHANT|MOTO|PAYER_PRESENT|TELEPHONE_ORDER|VOICE_RESPONSE APVCRU
     transaction.targetTransactionId text:1-40 CRX
     transaction.tax[n].amount decimal:1-14 CR
     transaction.tax[n].rate decimal:1-6 CR
@@ -458,37 +464,37 @@ let transactionRequestCatalogueText = #"""
     transaction.taxAmount decimal:1-14 CR
     transaction.taxStatus enum:EXEMPT|NOT_EXEMPT|NOT_PROVIDED CR
 
-    # 3-D Secure (EMV 3DS2): INITIATE_AUTHENTICATION (I) and AUTHENTICATE_PAYER (U), after the
+    # 3-D Secure (EMV 3DS2): INITIATE_AUTHENTICATION (I) and AUTHENTICATE_PAYER (Y), after the
     # reference's Initiate Authentication and Authenticate Payer pages (request fields as the 3-D Secure
     # integration guide lists them; not checked line by line against a stored copy). Paths other
     # operations also take are repeated here with the same format, so this block stands alone.
     # With session.id, what the session holds reads as if the request had sent it.
-    correlationId text:1-100 IU
-    transaction.reference text:1-40 IU
-    order.amount decimal:1-14 IU
-    order.currency upper:3-3 IU
-    order.description text:1-127 IU
-    order.reference text:1-40 IU
+    correlationId text:1-100 IY
+    transaction.reference text:1-40 IY
+    order.amount decimal:1-14 IY
+    order.currency upper:3-3 IY
+    order.description text:1-127 IY
+    order.reference text:1-40 IY
     authentication.acceptVersions enumlist:3DS1|3DS2 I
     authentication.channel enum:MERCHANT_REQUESTED|PAYER_APP|PAYER_BROWSER I
     authentication.purpose enum:ADD_CARD|AUTHENTICATE_ONLY|CHANGE_CARD_DETAILS|MAINTAIN_CARD|PAYMENT_TRANSACTION|REFRESH_AUTHENTICATION I
-    authentication.redirectResponseUrl url U
-    device.browser text:1-2048 U
-    device.ipAddress text:7-45 U
-    device.browserDetails.3DSecureChallengeWindowSize enum:FULL_SCREEN|250_X_400|390_X_400|500_X_600|600_X_400 U
-    device.browserDetails.acceptHeaders text:1-2048 U
-    device.browserDetails.colorDepth integer:1-99 U
-    device.browserDetails.javaEnabled boolean U
-    device.browserDetails.javaScriptEnabled boolean U
-    device.browserDetails.language text:1-8 U
-    device.browserDetails.screenHeight integer:1-999999 U
-    device.browserDetails.screenWidth integer:1-999999 U
-    device.browserDetails.timeZone integer:-840-720 U
-    sourceOfFunds.type enum:ACH|CARD|DIRECT_DEBIT_CANADA|EBT_CARD|GIFT_CARD|PAYSAFECARD|SCHEME_TOKEN|SEPA IU
+    authentication.redirectResponseUrl url Y
+    device.browser text:1-2048 Y
+    device.ipAddress text:7-45 Y
+    device.browserDetails.3DSecureChallengeWindowSize enum:FULL_SCREEN|250_X_400|390_X_400|500_X_600|600_X_400 Y
+    device.browserDetails.acceptHeaders text:1-2048 Y
+    device.browserDetails.colorDepth integer:1-99 Y
+    device.browserDetails.javaEnabled boolean Y
+    device.browserDetails.javaScriptEnabled boolean Y
+    device.browserDetails.language text:1-8 Y
+    device.browserDetails.screenHeight integer:1-999999 Y
+    device.browserDetails.screenWidth integer:1-999999 Y
+    device.browserDetails.timeZone integer:-840-720 Y
+    sourceOfFunds.type enum:ACH|CARD|DIRECT_DEBIT_CANADA|EBT_CARD|GIFT_CARD|PAYSAFECARD|SCHEME_TOKEN|SEPA IY
     sourceOfFunds.provided.card.number digits:9-19 I secret
     sourceOfFunds.provided.card.expiry.month month I
     sourceOfFunds.provided.card.expiry.year regex:\d{2}|\d{4} I
     sourceOfFunds.provided.card.nameOnCard text:1-256 I
-    session.id ascii:31-35 IU
-    session.version ascii:10-10 IU
+    session.id ascii:31-35 IY
+    session.version ascii:10-10 IY
     """#

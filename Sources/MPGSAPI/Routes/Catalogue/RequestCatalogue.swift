@@ -35,7 +35,10 @@ struct RequestCatalogue: Sendable {
 
     static let operationLetters: [Character: APIOperation] = [
         "A": .authorize, "P": .pay, "V": .verify, "C": .capture, "R": .refund, "X": .void,
-        "I": .authentication(.initiateAuthentication), "U": .authentication(.authenticatePayer),
+        // Issue 30.
+        "U": .updateAuthorization,
+        // 3-D Secure.
+        "I": .authentication(.initiateAuthentication), "Y": .authentication(.authenticatePayer),
     ]
 
     /// The transaction request, from the embedded catalogue. The catalogue is checked by a test,
