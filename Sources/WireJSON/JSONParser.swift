@@ -85,11 +85,8 @@ struct JSONParser {
         index += 1  // opening quote
         let start = index
         // Fast path: no escapes.
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
-            guard bytes[index] >= 0x20 else { throw Failure() }
-            index += 1
-        }
-        guard index < bytes.count else { throw Failure() }
+        index = bytes.withUnsafeBufferPointer { PlainTextScan.end(of: $0, from: start) }
+        guard index < bytes.count, bytes[index] >= 0x20 else { throw Failure() }
         var scalars = bytes[start..<index]
         if bytes[index] == UInt8(ascii: "\"") {
             index += 1
@@ -120,11 +117,7 @@ struct JSONParser {
                 throw Failure()
             default:
                 let runStart = index - 1
-                while index < bytes.count, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "\""),
-                    bytes[index] != UInt8(ascii: "\\")
-                {
-                    index += 1
-                }
+                index = bytes.withUnsafeBufferPointer { PlainTextScan.end(of: $0, from: runStart + 1) }
                 decoded.append(contentsOf: bytes[runStart..<index])
             }
         }

@@ -67,8 +67,11 @@ extension JSONValue {
         // with a few dozen quotes in it.
         value.withUTF8 { bytes in
             var runStart = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            while true {
+                let index = PlainTextScan.end(of: bytes, from: runStart)
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                guard index < bytes.count else { break }
+                let byte = bytes[index]
                 runStart = index + 1
                 switch byte {
                 case 0x22: output.append(contentsOf: [0x5C, 0x22])
@@ -82,7 +85,6 @@ extension JSONValue {
                     output.append(contentsOf: [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
                 }
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         output.append(UInt8(ascii: "\""))
     }
