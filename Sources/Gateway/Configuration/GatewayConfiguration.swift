@@ -79,6 +79,8 @@ struct GatewayConfiguration: Sendable {
         var radialDecrypt = false
         /// The token repository (`merchant.<ID>.tokens.*`); nil: the defaults, named by the merchant id.
         var tokens: TokenRepository?
+        /// Issue 32: the certificates this merchant may authenticate with.
+        var clientCertificates: [ClientCertificateSettings] = []
     }
 
     struct IdentitySettings: Sendable {
@@ -107,6 +109,10 @@ struct GatewayConfiguration: Sendable {
     var sandboxAuthorityDirectory = "data/sandbox-authority"
     var merchants: [MerchantSettings] = []
     var sessions = SessionSettings()
+    /// Issue 32: HTTPS on `port` (nil: plain HTTP), and the certificate-authentication listener.
+    var tls: TLSSettings?
+    var certificateAuthenticationPort: Int?
+    var sandboxTLSDirectory = "data/tls"
 
     /// The store the URL names.
     var storeLocation: StoreLocation {
