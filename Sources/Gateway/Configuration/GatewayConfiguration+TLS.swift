@@ -1,17 +1,7 @@
 import Foundation
 
-/// Issue 32: HTTPS, and certificate authentication on its own listener.
-///
-/// | key | type | default |
-/// | --- | --- | --- |
-/// | `server.tls.certificate` | path: the server's PEM certificate chain, leaf first; reloaded on SIGHUP | none: plain HTTP |
-/// | `server.tls.privateKey` | path: its PEM private key; reloaded on SIGHUP | |
-/// | `server.certificateAuthentication.port` | int 0-65535: a second HTTPS listener that requires a client certificate; needs `server.tls.*` | none |
-/// | `sandbox.tlsDirectory` | directory of the local CA `gateway serve --tls` makes on first use; sandbox mode only | `data/tls` |
-/// | `merchant.<ID>.clientCertificates` | string array of names: the client certificates this merchant may present on that listener | none |
-/// | `merchant.<ID>.clientCertificate.<NAME>.certificate` | path: a PEM certificate accepted as it is (pinned) | |
-/// | `merchant.<ID>.clientCertificate.<NAME>.issuer` | path: a PEM CA certificate; with `subject`, any unexpired certificate it signed for that subject | |
-/// | `merchant.<ID>.clientCertificate.<NAME>.subject` | string, the subject as RFC 4514 prints it (`CN=...,O=...`) | |
+/// Issue 32: HTTPS, and certificate authentication on its own listener (keys in the table of
+/// ``GatewayConfiguration``).
 extension GatewayConfiguration {
     struct TLSSettings: Sendable {
         var certificatePath: String
