@@ -361,4 +361,57 @@ struct HTTPSServeTests {
         #expect(words.first == "closed", "\(run.stdout) \(run.stderr)")
         #expect((Int(words.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 99) <= 3)
     }
+
+    @Test("an HTTP/2 stream that never finishes its request is reset after the head and body times; its connection serves on")
+    func slowStream() async throws {
+        let sandbox = try await Sandbox.start(environment: [
+            "GATEWAY_SERVER_HEADER_TIMEOUT_SECONDS": "1", "GATEWAY_SERVER_BODY_TIMEOUT_SECONDS": "1",
+        ])
+        defer { sandbox.stop() }
+        // Raw HTTP/2 frames (HPACK literals, no Huffman): stream 1 sends a head promising a body
+        // and no body; stream 3, after stream 1 is reset, asks /information on the same connection.
+        let script = """
+            import socket, ssl, struct, sys, time
+            context = ssl.create_default_context(cafile=sys.argv[2])
+            context.set_alpn_protocols(["h2"])
+            s = context.wrap_socket(socket.create_connection(("127.0.0.1", int(sys.argv[1]))), server_hostname="localhost")
+            assert s.selected_alpn_protocol() == "h2"
+            def frame(kind, flags, stream, payload=b""):
+                return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
+            def literal(name, value):
+                return bytes([0, len(name)]) + name + bytes([len(value)]) + value
+            def headers(method, path, extra=b""):
+                return (literal(b":method", method) + literal(b":scheme", b"https") + literal(b":path", path)
+                        + literal(b":authority", b"localhost") + extra)
+            s.sendall(b"PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n" + frame(4, 0, 0))
+            s.sendall(frame(1, 4, 1, headers(b"PUT", b"/api/rest/version/100/merchant/TESTMERCHANT/order/o/transaction/1",
+                                                literal(b"content-length", b"100"))))
+            start, buffer, reset, answered = time.time(), b"", None, False
+            s.settimeout(10)
+            while time.time() - start < 10 and not answered:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                buffer += chunk
+                while len(buffer) >= 9:
+                    length = int.from_bytes(buffer[:3], "big")
+                    if len(buffer) < 9 + length:
+                        break
+                    kind, flags, stream = buffer[3], buffer[4], int.from_bytes(buffer[5:9], "big") & 0x7FFFFFFF
+                    buffer = buffer[9 + length:]
+                    if kind == 4 and not flags & 1:
+                        s.sendall(frame(4, 1, 0))
+                    if kind == 3 and stream == 1 and reset is None:
+                        reset = round(time.time() - start)
+                        s.sendall(frame(1, 5, 3, headers(b"GET", b"/api/rest/version/100/information")))
+                    if kind == 1 and stream == 3:
+                        answered = True
+            print("reset", reset, "answered", answered)
+            """
+        let run = try Self.tool("/usr/bin/env", ["python3", "-c", script, "\(sandbox.gateway.port)", sandbox.ca])
+        let words = run.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(words.count == 4 && words[3] == "True", "\(run.stdout) \(run.stderr)")
+        let seconds = words.count == 4 ? Int(words[1]) ?? 99 : 99
+        #expect((1...4).contains(seconds), "\(run.stdout)")
+    }
 }

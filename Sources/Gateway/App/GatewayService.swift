@@ -32,7 +32,8 @@ public enum GatewayService {
         _ = await MainActor.run { EventLoopExecutor.installed }
         var configuration = try await loadConfiguration(overrides)
         var localCA: String?
-        if overrides.tls {
+        // With server.tls.* in production, --tls only confirms what the configuration does.
+        if overrides.tls, configuration.mode == .sandbox || configuration.tls == nil {
             let (withTLS, authority) = try configuration.withSandboxTLS()
             configuration = withTLS
             localCA = authority.caPath
