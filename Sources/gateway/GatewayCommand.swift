@@ -9,6 +9,8 @@ struct GatewayCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, CheckConfigCommand.self, DecryptCommand.self, MintTokenCommand.self, ErrorsCommand.self,
             ApplePayIdentityCommand.self,
+            // Issue 32.
+            MerchantCertificateCommand.self,
         ]
     )
 }

@@ -15,8 +15,16 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigurationOptions
 
+    @Flag(
+        name: .long,
+        help: "HTTPS (HTTP/2 and HTTP/1.1). In sandbox mode without server.tls.*, from a local CA made in sandbox.tlsDirectory on first use."
+    )
+    var tls = false
+
     func run() async throws {
-        try await ConfigurationExit.reporting { try await GatewayService.serve(options.overrides) }
+        var overrides = options.overrides
+        overrides.tls = tls
+        try await ConfigurationExit.reporting { try await GatewayService.serve(overrides) }
     }
 }
 

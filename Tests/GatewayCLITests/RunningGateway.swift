@@ -80,8 +80,8 @@ final class RunningGateway {
     }
 
     /// The port in "listening on http://host:PORT", in a text or JSON log line.
-    private static func port(in line: String) -> Int? {
-        guard let range = line.range(of: "listening on http://") else { return nil }
+    static func port(in line: String) -> Int? {
+        guard let range = line.range(of: "listening on http://") ?? line.range(of: "listening on https://") else { return nil }
         let address = line[range.upperBound...].prefix { $0 != "\"" && $0 != " " }
         return address.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) }
     }
@@ -95,7 +95,9 @@ final class RunningGateway {
             if chunk.isEmpty { try? await Task.sleep(for: .milliseconds(50)) }
             captured.append(chunk)
             text += String(decoding: chunk, as: UTF8.self)
-            if let line = text.split(separator: "\n").first(where: { $0.contains("listening on http://") }) {
+            if let line = text.split(separator: "\n").first(where: {
+                $0.contains("listening on http://") || ($0.contains("listening on https://") && !$0.contains("certificate authentication"))
+            }) {
                 return String(line)
             }
         }

@@ -10,13 +10,17 @@ import MPGSAPI
 import NIOCore
 import RadialAPI
 
-/// The router with every route and the MPGS error handling.
-func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContext> {
+/// The router with every route and the MPGS error handling. With `clientCertificates` (the
+/// certificate-authentication listener), each request's client certificate decides its merchant.
+func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCertificateTrust? = nil) -> Router<GatewayRequestContext> {
     let router = Router(context: GatewayRequestContext.self)
     // Outermost first: the log line and the metrics see the final status of every request.
     router.addMiddleware {
         RequestObservationMiddleware(metrics: services.metrics)
         MPGSErrorMiddleware()
+    }
+    if let clientCertificates {
+        router.add(middleware: ClientCertificateMiddleware(trust: clientCertificates, clock: services.clock))
     }
     HealthRoutes(
         store: services.store,
@@ -97,33 +101,95 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
 /// The HTTP server, ready to run: the one assembly point `gateway serve` and the in-process
 /// tests share. It runs the store's services (PostgreSQL's pool) and brings the store's schema
 /// up to date before the server accepts a connection.
-func buildApplication(_ services: GatewayDependencies, logger: Logger) -> some ApplicationProtocol {
+func buildApplication(
+    _ services: GatewayDependencies,
+    logger: Logger,
+    tls: TLSListeners = .none
+) -> some ApplicationProtocol {
     let configuration = services.configuration
     let startLine =
         "Apple Pay gateway in \(configuration.mode.rawValue) mode, merchants: "
         + services.merchants.keys.sorted().joined(separator: ", ") + "; " + services.trustDescription
+    var application = listenerApplication(
+        router: buildRouter(services),
+        port: configuration.port,
+        contexts: tls.main,
+        services: services,
+        logger: logger
+    ) { port in
+        let scheme = tls.main == nil ? "http" : "https"
+        logger.notice("\(startLine); listening on \(scheme)://\(configuration.host):\(port)")
+        if let localCA = tls.localCA {
+            logger.notice(
+                "HTTPS certificate from the sandbox's local CA; try: curl --cacert \(localCA) https://\(configuration.host):\(port)/api/rest/version/100/information"
+            )
+        }
+    }
+    // The store's pool starts and stops with the server (the group stops the server first).
+    application.addServices(services.storeServices)
+    let (prepared, preparedSignal) = AsyncStream<Never>.makeStream()
+    if let certificate = tls.certificate {
+        // Issue 32: the certificate listener shares the store and the routes, and accepts
+        // connections only once the main listener has brought the store up to date.
+        var certificateApplication = listenerApplication(
+            router: buildRouter(services, clientCertificates: certificate.trust),
+            port: certificate.port,
+            contexts: certificate.contexts,
+            acceptsAnyClientCertificate: true,
+            services: services,
+            logger: logger
+        ) { port in
+            logger.notice("certificate authentication listening on https://\(configuration.host):\(port)")
+        }
+        certificateApplication.beforeServerStarts {
+            for await _ in prepared {}
+        }
+        application.addServices(certificateApplication)
+    }
+    if tls.main != nil { application.addServices(TLSReloadService(listeners: tls, logger: logger)) }
+    application.beforeServerStarts {
+        defer { preparedSignal.finish() }
+        try await services.store.prepare()
+    }
+    return application
+}
+
+/// One listener: plain HTTP/1.1 without `contexts`, else HTTPS with HTTP/2 and HTTP/1.1.
+private func listenerApplication(
+    router: Router<GatewayRequestContext>,
+    port: Int,
+    contexts: TLSContextSource?,
+    acceptsAnyClientCertificate: Bool = false,
+    services: GatewayDependencies,
+    logger: Logger,
+    running: @escaping @Sendable (Int) -> Void
+) -> Application<RouterResponder<GatewayRequestContext>> {
+    let configuration = services.configuration
     let limits = configuration.limits
     let connectionLimits = limits.connectionLimits
     let admission = ConnectionAdmission(maxConnections: limits.maxConnections, logger: logger)
-    var application = Application(
-        router: buildRouter(services),
+    return Application(
+        router: router,
         server: HTTPServerBuilder { responder in
-            GatewayHTTP1Channel(responder: responder, limits: connectionLimits, admission: admission)
+            if let contexts {
+                return GatewayTLSChannel(
+                    responder: responder,
+                    limits: connectionLimits,
+                    admission: admission,
+                    contexts: contexts,
+                    acceptsAnyClientCertificate: acceptsAnyClientCertificate
+                )
+            }
+            return GatewayHTTP1Channel(responder: responder, limits: connectionLimits, admission: admission)
         },
         configuration: ApplicationConfiguration(
-            address: .hostname(configuration.host, port: configuration.port),
+            address: .hostname(configuration.host, port: port),
             serverName: "applepay-gateway",
             // At the accept level: past the cap the server stops accepting, and new connections
             // wait in the kernel's backlog until one closes (no connection is accepted and dropped).
             availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)
         ),
-        onServerRunning: { channel in
-            logger.notice("\(startLine); listening on http://\(configuration.host):\(channel.localAddress?.port ?? configuration.port)")
-        },
+        onServerRunning: { channel in running(channel.localAddress?.port ?? port) },
         logger: logger
     )
-    // The store's pool starts and stops with the server (the group stops the server first).
-    application.addServices(services.storeServices)
-    application.beforeServerStarts { try await services.store.prepare() }
-    return application
 }

@@ -14,10 +14,13 @@ public enum GatewayService {
         public var configFile: String?
         public var host: String?
         public var port: Int?
-        public init(configFile: String? = nil, host: String? = nil, port: Int? = nil) {
+        /// Issue 32: `--tls`, HTTPS from the sandbox's local CA unless `server.tls.*` is set.
+        public var tls: Bool
+        public init(configFile: String? = nil, host: String? = nil, port: Int? = nil, tls: Bool = false) {
             self.configFile = configFile
             self.host = host
             self.port = port
+            self.tls = tls
         }
     }
 
@@ -27,17 +30,30 @@ public enum GatewayService {
     public static func serve(_ overrides: Overrides) async throws {
         // On the main thread: NIO installs its executor only from there (it checks, on Darwin).
         _ = await MainActor.run { EventLoopExecutor.installed }
-        let configuration = try await loadConfiguration(overrides)
+        var configuration = try await loadConfiguration(overrides)
+        var localCA: String?
+        // With server.tls.* in production, --tls only confirms what the configuration does.
+        if overrides.tls, configuration.mode == .sandbox || configuration.tls == nil {
+            let (withTLS, authority) = try configuration.withSandboxTLS()
+            configuration = withTLS
+            localCA = authority.caPath
+        }
+        try configuration.checkCertificateListener()
         try StartupClaims.probeListenAddress(host: configuration.host, port: configuration.port)
         if case .sqlite(let path) = try configuration.storeLocation { try StartupClaims.lockSQLiteFile(path) }
         let logger = makeLogger(configuration)
         let services = try GatewayDependencies(configuration: configuration)
+        var tls = try TLSListeners(configuration)
+        tls.localCA = localCA
+        if let port = configuration.certificateAuthenticationPort {
+            try StartupClaims.probeListenAddress(host: configuration.host, port: port)
+        }
         // The application brings the store's schema up to date before it listens; this group
         // adds only the signals, the grace period and closing the store after the server.
         var group = ServiceGroupConfiguration(
             services: [
                 .init(service: StoreClosingService(store: services.store, logger: logger)),
-                .init(service: buildApplication(services, logger: logger)),
+                .init(service: buildApplication(services, logger: logger, tls: tls)),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger

@@ -43,6 +43,9 @@ extension GatewayConfiguration {
             logFormat = parsed
         }
         limits = try Self.limits(values)
+        tls = try Self.tls(values)
+        certificateAuthenticationPort = try Self.certificateAuthenticationPort(values)
+        sandboxTLSDirectory = try Self.sandboxTLSDirectory(values)
         if let window = try values.int("applePay.signingTimeWindowSeconds") {
             guard (1...86_400).contains(window) else {
                 throw ConfigurationError(key: "applePay.signingTimeWindowSeconds", problem: "must be 1-86400")
@@ -153,7 +156,8 @@ extension GatewayConfiguration {
             amountMatching: matching,
             testCards: testCards,
             radialDecrypt: radialDecrypt,
-            tokens: try tokenRepository(id, values)
+            tokens: try tokenRepository(id, values),
+            clientCertificates: try clientCertificates(id, values)
         )
     }
 }

@@ -45,6 +45,14 @@ import GatewayStores
 /// | `merchant.<ID>.tokens.repositoryId` | string, 1-40 letters, digits, `-` or `_`: the `repositoryId` token responses show | the merchant id |
 /// | `sessions.lifetimeSeconds` | int, 60-86400: how long a session lives after it is created | `3600` |
 /// | `sessions.encryptionKey` | 64 hex characters (AES-256), secret: seals session card data at rest | sandbox: generated into `data/` |
+/// | `server.tls.certificate` | path: the server's PEM certificate chain, leaf first; reloaded on SIGHUP | none: plain HTTP |
+/// | `server.tls.privateKey` | path: its PEM private key; reloaded on SIGHUP | |
+/// | `server.certificateAuthentication.port` | int 0-65535: a second HTTPS listener that requires a client certificate; needs `server.tls.*` | none |
+/// | `sandbox.tlsDirectory` | directory of the local CA `gateway serve --tls` makes on first use; sandbox mode only | `data/tls` |
+/// | `merchant.<ID>.clientCertificates` | string array of names: the client certificates this merchant may present on that listener | none |
+/// | `merchant.<ID>.clientCertificate.<NAME>.certificate` | path: a PEM certificate accepted as it is (pinned) | |
+/// | `merchant.<ID>.clientCertificate.<NAME>.issuer` | path: a PEM CA certificate; with `subject`, any unexpired certificate it signed for that subject | |
+/// | `merchant.<ID>.clientCertificate.<NAME>.subject` | string, the subject as RFC 4514 prints it (`CN=...,O=...`) | |
 struct GatewayConfiguration: Sendable {
     enum Mode: String, Sendable {
         case sandbox
@@ -79,6 +87,8 @@ struct GatewayConfiguration: Sendable {
         var radialDecrypt = false
         /// The token repository (`merchant.<ID>.tokens.*`); nil: the defaults, named by the merchant id.
         var tokens: TokenRepository?
+        /// Issue 32: the certificates this merchant may authenticate with.
+        var clientCertificates: [ClientCertificateSettings] = []
     }
 
     struct IdentitySettings: Sendable {
@@ -107,6 +117,10 @@ struct GatewayConfiguration: Sendable {
     var sandboxAuthorityDirectory = "data/sandbox-authority"
     var merchants: [MerchantSettings] = []
     var sessions = SessionSettings()
+    /// Issue 32: HTTPS on `port` (nil: plain HTTP), and the certificate-authentication listener.
+    var tls: TLSSettings?
+    var certificateAuthenticationPort: Int?
+    var sandboxTLSDirectory = "data/tls"
 
     /// The store the URL names.
     var storeLocation: StoreLocation {

@@ -47,21 +47,34 @@ struct GatewayHTTP1Channel: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         admission.admit(channel)
-        let deadlines = RequestDeadlines(limits: limits.requestTime, notices: admission.notices)
-        let maxBodyBytes = limits.maxBodyBytes
-        let admission = admission
+        let deadlines: RequestDeadlines
         do {
-            try channel.pipeline.syncOperations.addHandler(
-                RequestBytesWatcher(deadlines, admission: admission),
-                position: .first
-            )
-            try channel.pipeline.syncOperations.addHandler(
-                SlowReaderGuard(writeTimeout: limits.writeTimeout, notices: admission.notices),
-                position: .first
-            )
+            deadlines = try installByteGuards(on: channel)
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
+        return setupHTTP(on: channel, deadlines: deadlines, logger: logger)
+    }
+
+    /// The guards that watch the connection's bytes, first in the pipeline: under TLS they see
+    /// the ciphertext, so a handshake trickled byte by byte runs out of the head's time as well.
+    func installByteGuards(on channel: any Channel) throws -> RequestDeadlines {
+        let deadlines = RequestDeadlines(limits: limits.requestTime, notices: admission.notices)
+        try channel.pipeline.syncOperations.addHandler(
+            RequestBytesWatcher(deadlines, admission: admission),
+            position: .first
+        )
+        try channel.pipeline.syncOperations.addHandler(
+            SlowReaderGuard(writeTimeout: limits.writeTimeout, notices: admission.notices),
+            position: .first
+        )
+        return deadlines
+    }
+
+    /// HTTP/1.1 itself, after the byte guards (and after TLS, when there is TLS).
+    func setupHTTP(on channel: any Channel, deadlines: RequestDeadlines, logger: Logger) -> EventLoopFuture<Value> {
+        let maxBodyBytes = limits.maxBodyBytes
+        let admission = admission
         let http = HTTP1Channel(
             responder: responder,
             configuration: .init(

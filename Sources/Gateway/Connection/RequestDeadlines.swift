@@ -57,6 +57,18 @@ final class RequestDeadlines: @unchecked Sendable {
         }
     }
 
+    /// A TLS handshake completed with no request byte yet: the connection waits like an idle one.
+    func handshakeFinished() {
+        if case .head = phase { phase = .idle }
+    }
+
+    /// HTTP/2 was negotiated: its streams have their own deadlines, and the connection's bytes
+    /// start none (as if forever responding).
+    func disable() {
+        cancel()
+        phase = .responding
+    }
+
     func requestComplete() {
         phase = .responding
     }

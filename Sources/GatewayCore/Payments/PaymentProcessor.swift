@@ -20,6 +20,17 @@ package struct PaymentProcessor: Sendable {
     }
 
     package func process(_ request: PaymentRequest, _ context: Context, logger: Logger) async throws -> ProcessedTransaction {
+        try await processRevealing(request, context, logger: logger).processed
+    }
+
+    /// Issue 32: as ``process(_:_:logger:)``, with the card's full number for an UNMASK response
+    /// (nil when the answer came from the store without the card being read again). The number
+    /// is never stored or logged: only the caller may put it into the response it returns.
+    package func processRevealing(
+        _ request: PaymentRequest,
+        _ context: Context,
+        logger: Logger
+    ) async throws -> (processed: ProcessedTransaction, card: RevealedCard?) {
         do {
             return try await environment.locks.withLock(context.orderKey) {
                 try await processLocked(request, context, logger: logger)
@@ -35,18 +46,23 @@ package struct PaymentProcessor: Sendable {
     /// The store refuses it, and says why, when it was not: a retry gets its stored response, an
     /// order with earlier (declined) transactions is read and decided again, a replayed token is
     /// refused. Nothing here has side effects before the write, so deciding twice is harmless.
-    private func processLocked(_ request: PaymentRequest, _ context: Context, logger: Logger) async throws -> ProcessedTransaction {
+    private func processLocked(
+        _ request: PaymentRequest,
+        _ context: Context,
+        logger: Logger
+    ) async throws -> (processed: ProcessedTransaction, card: RevealedCard?) {
         let card: ResolvedCard
         do {
             card = try await resolveCard(request, context)
         } catch {
             // A retry is answered as it was the first time, even when its token has expired since.
             if let stored = try await storedTransaction(context) {
-                return try context.retry(stored)
+                return (try context.retry(stored), nil)
             }
             throw error
         }
         let authentication = try await paymentAuthentication(request, context)
+        let revealed = RevealedCard(number: card.acquirerRequest.cardNumber, isDevice: card.acquirerRequest.isDevicePayment)
         let outcome = await context.merchant.acquirer.process(card.acquirerRequest)
         let firstTry = record(request, context, card: card, outcome: outcome, existingOrder: nil, authentication: authentication)
         switch try await store.record(firstTry) {
@@ -62,9 +78,9 @@ package struct PaymentProcessor: Sendable {
                 existingOrder: existingOrder,
                 authentication: authentication
             )
-            return try await environment.commit(secondTry, context, logger: logger, card: card.details.maskedNumber)
+            return (try await environment.commit(secondTry, context, logger: logger, card: card.details.maskedNumber), revealed)
         case let firstOutcome:
-            return try environment.committed(firstTry, firstOutcome, context, logger: logger, card: card.details.maskedNumber)
+            return (try environment.committed(firstTry, firstOutcome, context, logger: logger, card: card.details.maskedNumber), revealed)
         }
     }
 

@@ -27,7 +27,7 @@ extension GatewayRoutes {
         _ context: GatewayRequestContext
     ) throws(GatewayError) -> (APIVersion, Merchant) {
         let version = try Self.version(context)
-        return (version, try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? ""))
+        return (version, try authentication.authenticate(request, context, pathMerchantId: context.parameters.get("merchantId") ?? ""))
     }
 
     private func paymentOptions(_ merchant: Merchant, _ version: APIVersion, filters: JSONValue) throws(GatewayError) -> Response {

@@ -74,7 +74,13 @@ package struct GatewayRoutes: Sendable {
     }
 
     private func putTransaction(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
-        let (version, merchant, orderId) = try orderPath(request, context)
+        let version = try Self.version(context)
+        let (merchant, credential) = try authentication.authenticateCaller(
+            request,
+            context,
+            pathMerchantId: context.parameters.get("merchantId") ?? ""
+        )
+        let orderId = try Self.identifier(context, "orderId", field: "order.id")
         let transactionId = try Self.identifier(context, "transactionId", field: "transaction.id")
         let catalogue = RequestCatalogue.transactionRequest
         var operation = APIOperation.pay
@@ -85,6 +91,7 @@ package struct GatewayRoutes: Sendable {
             shape = catalogue.shape(for: operation, version: version.number)
             return shape
         }
+        let sensitiveData = try SensitiveDataControl.read(reader, credential: credential)
         let transaction = PaymentProcessor.Context(
             merchant: merchant,
             orderId: orderId,
@@ -97,6 +104,7 @@ package struct GatewayRoutes: Sendable {
             encoding: MPGSResponseEncoder()
         )
         let processed: ProcessedTransaction
+        var revealed: RevealedCard?
         switch operation {
         case .initial(let paymentOperation):
             var session: SessionService.OpenSession?
@@ -130,7 +138,11 @@ package struct GatewayRoutes: Sendable {
             payment.echo = RequestEcho(catalogue.echo(of: reader.root, shape: shape))
             if let storedCard { payment.echo = payment.echo.naming(token: storedCard.token) }
             do {
-                processed = try await processor.process(payment, transaction, logger: context.logger)
+                if sensitiveData == .unmask {
+                    (processed, revealed) = try await processor.processRevealing(payment, transaction, logger: context.logger)
+                } else {
+                    processed = try await processor.process(payment, transaction, logger: context.logger)
+                }
             } catch {
                 if let session { await release(session, logger: context.logger) }
                 throw error
@@ -145,6 +157,9 @@ package struct GatewayRoutes: Sendable {
             processed = try await orderOperations.process(request, transaction, logger: context.logger)
         case .authentication(let authenticationOperation):
             return try await authenticate(authenticationOperation, reader, request, transaction)
+        }
+        if let revealed {
+            return Self.json(.created, bytes: SensitiveDataControl.unmasked(processed.responseBody, revealing: revealed))
         }
         return Self.json(.created, bytes: processed.responseBody)
     }
@@ -218,7 +233,7 @@ package struct GatewayRoutes: Sendable {
         -> (version: APIVersion, merchant: Merchant, orderId: String)
     {
         let version = try Self.version(context)
-        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        let merchant = try authentication.authenticate(request, context, pathMerchantId: context.parameters.get("merchantId") ?? "")
         return (version, merchant, try Self.identifier(context, "orderId", field: "order.id"))
     }
 

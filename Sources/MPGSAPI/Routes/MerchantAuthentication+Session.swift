@@ -1,4 +1,5 @@
 import GatewayCore
+import GatewayHTTP
 import Hummingbird
 
 extension MerchantAuthentication {
@@ -27,13 +28,14 @@ extension MerchantAuthentication {
     /// caller must still find the session under this merchant before trusting the credential.
     func authenticateSessionUpdate(
         _ request: Request,
+        _ context: GatewayRequestContext,
         pathMerchantId: String,
         sessionId: String,
         version: Int
     ) throws(GatewayError)
         -> (Merchant, SessionCredential)
     {
-        if SessionIdentifiers.isWellFormed(sessionId), let merchant = merchants[pathMerchantId] {
+        if context.clientCertificate == nil, SessionIdentifiers.isWellFormed(sessionId), let merchant = merchants[pathMerchantId] {
             if request.headers[.authorization] == nil {
                 if version < Self.firstVersionWithSessionAuthorization { return (merchant, .sessionIdInPath) }
                 throw GatewayError.invalidCredentials
@@ -43,6 +45,6 @@ extension MerchantAuthentication {
                 return (merchant, .sessionId)
             }
         }
-        return (try authenticate(request, pathMerchantId: pathMerchantId), .apiPassword)
+        return (try authenticate(request, context, pathMerchantId: pathMerchantId), .apiPassword)
     }
 }

@@ -1,6 +1,7 @@
 import ApplePayToken
 import Foundation
 import GatewayCore
+import GatewayHTTP
 import Hummingbird
 import WireJSON
 
@@ -15,7 +16,37 @@ package struct MerchantAuthentication: Sendable {
         self.merchants = merchants
     }
 
-    func authenticate(_ request: Request, pathMerchantId: String) throws(GatewayError) -> Merchant {
+    /// How a call was authenticated: UNMASK needs a certificate.
+    enum Credential: Equatable {
+        case apiPassword
+        case certificate
+    }
+
+    func authenticate(_ request: Request, _ context: GatewayRequestContext, pathMerchantId: String) throws(GatewayError) -> Merchant {
+        try authenticateCaller(request, context, pathMerchantId: pathMerchantId).merchant
+    }
+
+    /// The certificate listener's verdict when there is one (no password needed), else the
+    /// API password; either way the merchant must be the one in the path.
+    func authenticateCaller(
+        _ request: Request,
+        _ context: GatewayRequestContext,
+        pathMerchantId: String
+    ) throws(GatewayError) -> (merchant: Merchant, credential: Credential) {
+        switch context.clientCertificate {
+        case nil:
+            return (try authenticate(request, pathMerchantId: pathMerchantId), .apiPassword)
+        case .refused:
+            throw GatewayError.invalidCredentials
+        case .merchants(let ids):
+            guard ids.contains(pathMerchantId), let merchant = merchants[pathMerchantId] else {
+                throw GatewayError.notAuthorisedForTarget
+            }
+            return (merchant, .certificate)
+        }
+    }
+
+    private func authenticate(_ request: Request, pathMerchantId: String) throws(GatewayError) -> Merchant {
         guard case let (user, password)? = Self.basicCredentials(request),
             user.hasPrefix("merchant."), let merchant = merchants[String(user.dropFirst("merchant.".count))],
             merchant.accepts(password: password)

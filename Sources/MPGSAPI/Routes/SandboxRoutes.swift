@@ -43,7 +43,7 @@ package struct SandboxRoutes: Sendable {
     }
 
     private func mintToken(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
-        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        let merchant = try authentication.authenticate(request, context, pathMerchantId: context.parameters.get("merchantId") ?? "")
         let reader = try RequestReader(body: try await GatewayRoutes.body(of: request, limit: maxBodyBytes), shape: Self.tokenRequestShape)
         var options = SandboxTokenOptions()
         for field in SandboxTokenOptions.fields { options[keyPath: field.value] = reader.text(field.name) }

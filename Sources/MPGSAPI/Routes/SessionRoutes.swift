@@ -39,7 +39,7 @@ package struct SessionRoutes: Sendable {
 
     private func create(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let version = try GatewayRoutes.version(context)
-        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        let merchant = try authentication.authenticate(request, context, pathMerchantId: context.parameters.get("merchantId") ?? "")
         // The body is optional; when there is one, it may already hold what Update Session takes.
         let body = try await GatewayRoutes.body(of: request, limit: maxBodyBytes)
         var content = JSONValue.object([:])
@@ -73,6 +73,7 @@ package struct SessionRoutes: Sendable {
         let sessionId = context.parameters.get("sessionId") ?? ""
         let (merchant, credential) = try authentication.authenticateSessionUpdate(
             request,
+            context,
             pathMerchantId: context.parameters.get("merchantId") ?? "",
             sessionId: sessionId,
             version: version.number
@@ -122,7 +123,7 @@ package struct SessionRoutes: Sendable {
 
     private func retrieve(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let version = try GatewayRoutes.version(context)
-        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        let merchant = try authentication.authenticate(request, context, pathMerchantId: context.parameters.get("merchantId") ?? "")
         guard let session = try await sessions.open(id: context.parameters.get("sessionId") ?? "", merchantId: merchant.id)
         else { throw SessionRejection.notFound }
         let view = Self.view(session, merchantId: merchant.id, version: version)

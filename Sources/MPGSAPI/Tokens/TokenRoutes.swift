@@ -118,7 +118,7 @@ package struct TokenRoutes: Sendable {
 
     private func authenticated(_ request: Request, _ context: GatewayRequestContext) throws(GatewayError) -> (APIVersion, Merchant) {
         let version = try GatewayRoutes.version(context)
-        let merchant = try authentication.authenticate(request, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        let merchant = try authentication.authenticate(request, context, pathMerchantId: context.parameters.get("merchantId") ?? "")
         return (version, merchant)
     }
 

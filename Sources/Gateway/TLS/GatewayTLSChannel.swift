@@ -1,0 +1,110 @@
+import HTTPTypes
+import HummingbirdCore
+import HummingbirdHTTP2
+import Logging
+import NIOCore
+import NIOHTTP2
+import NIOSSL
+import NIOTLS
+
+/// HTTPS: TLS from the current (reloadable) context, then HTTP/2 or HTTP/1.1 as ALPN decides.
+/// HTTP/1.1 is the hardened channel of plain HTTP; both keep its byte guards, which sit before
+/// TLS and so also time the handshake. HTTP/2 gets the connection idle timeout and a per-stream
+/// request deadline ([`StreamRequestDeadline`]); its framing layer bounds streams and headers.
+struct GatewayTLSChannel: ServerChildChannel {
+    enum Negotiated: Sendable {
+        case http1(GatewayHTTP1Channel.Value)
+        case http2(HTTP2Channel.Value)
+    }
+
+    struct Value: ServerChildChannelValue {
+        let negotiated: EventLoopFuture<Negotiated>
+        let channel: any Channel
+    }
+
+    let http1: GatewayHTTP1Channel
+    let http2: HTTP2Channel
+    let contexts: TLSContextSource
+    /// On the certificate listener: every presented chain passes the handshake, so that an
+    /// unknown or expired certificate gets the gateway's 401 body rather than a TLS alert.
+    let acceptsAnyClientCertificate: Bool
+
+    init(
+        responder: @escaping HTTPChannelHandler.Responder,
+        limits: ConnectionLimits,
+        admission: ConnectionAdmission,
+        contexts: TLSContextSource,
+        acceptsAnyClientCertificate: Bool = false
+    ) {
+        http1 = GatewayHTTP1Channel(responder: responder, limits: limits, admission: admission)
+        let requestTime = limits.requestTime.head + limits.requestTime.body
+        http2 = HTTP2Channel(
+            responder: responder,
+            configuration: .init(
+                idleTimeout: .nanoseconds(limits.idleTimeout.nanoseconds),
+                gracefulCloseTimeout: .seconds(5),
+                streamConfiguration: .init(
+                    additionalChannelHandlers: [StreamRequestDeadline(limit: requestTime, admission: admission)],
+                    idleTimeout: limits.idleTimeout
+                )
+            )
+        )
+        self.contexts = contexts
+        self.acceptsAnyClientCertificate = acceptsAnyClientCertificate
+    }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        http1.admission.admit(channel)
+        let http1 = http1
+        let http2 = http2
+        do {
+            let deadlines = try http1.installByteGuards(on: channel)
+            let context = contexts.current
+            let tls =
+                acceptsAnyClientCertificate
+                ? NIOSSLServerHandler(context: context) { _, promise in promise.succeed(.certificateVerified) }
+                : NIOSSLServerHandler(context: context)
+            try channel.pipeline.syncOperations.addHandler(tls)
+            // A client that connects and never finishes the handshake holds no slot for ever.
+            let handshakeLimit = http1.limits.requestTime.head
+            let notices = http1.admission.notices
+            let handshakeTimer = channel.eventLoop.scheduleTask(in: handshakeLimit) {
+                notices.notice("TLS handshake not complete within \(handshakeLimit.nanoseconds / 1_000_000_000)s")
+                channel.close(promise: nil)
+            }
+            let negotiation = NIOTypedApplicationProtocolNegotiationHandler<Negotiated> { result in
+                handshakeTimer.cancel()
+                deadlines.handshakeFinished()
+                switch result {
+                case .negotiated("h2"):
+                    // Streams carry their own deadlines: the connection-wide ones would see one
+                    // endless request.
+                    deadlines.disable()
+                    return http2.setup(channel: channel, logger: logger).map { .http2($0) }
+                case .negotiated("http/1.1"), .fallback:
+                    return http1.setupHTTP(on: channel, deadlines: deadlines, logger: logger).map { .http1($0) }
+                case .negotiated:
+                    return channel.close().flatMap { channel.eventLoop.makeFailedFuture(NIOHTTP2Errors.invalidALPNToken()) }
+                }
+            }
+            try channel.pipeline.syncOperations.addHandler(negotiation)
+            channel.closeFuture.whenComplete { _ in handshakeTimer.cancel() }
+            return channel.eventLoop.makeSucceededFuture(
+                Value(negotiated: negotiation.protocolNegotiationResult, channel: channel)
+            )
+        } catch {
+            return channel.eventLoop.makeFailedFuture(error)
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        do {
+            switch try await value.negotiated.get() {
+            case .http1(let http1Value): await http1.handle(value: http1Value, logger: logger)
+            case .http2(let http2Value): await http2.handle(value: http2Value, logger: logger)
+            }
+        } catch {
+            logger.debug("TLS connection closed before a protocol was negotiated: \(error)")
+        }
+    }
+}
