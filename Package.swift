@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        // Merchant Administration (the /ma/ console): its HTML templates.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // The system libcrypto: RSA-OAEP at OpenSSL's speed, and PKCS#12 with legacy encryption.
@@ -78,6 +80,8 @@ let package = Package(
                 "ApplePayToken",
                 "WireJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // Merchant Administration: operators' passwords as PBKDF2-SHA256.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -138,6 +142,18 @@ let package = Package(
             // The request catalogue's source: embedded by scripts/generate-request-catalogue.
             exclude: ["Routes/Catalogue/transaction-request.catalogue"]
         ),
+        // Merchant Administration: the operators' web console at /ma/ (server-rendered HTML over
+        // the core's rules and the same processors as the API). Never MPGSAPI, RadialAPI or stores.
+        .target(
+            name: "MerchantConsole",
+            dependencies: [
+                "GatewayCore",
+                "GatewayHTTP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
         // The server: configuration, the one assembly point (stores and front ends on one router),
         // connection hardening, health, metrics and logs, Apple Pay identities on disk.
         .target(
@@ -151,6 +167,7 @@ let package = Package(
                 "MPGSAPI",
                 "RadialAPI",
                 "WireJSON",
+                "MerchantConsole",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -283,6 +300,7 @@ let package = Package(
                 "MPGSAPI",
                 "RadialAPI",
                 "WireJSON",
+                "MerchantConsole",
                 "ApplePaySandbox",
                 "PostgresTestServer",
                 "StoreTestSupport",

@@ -7,6 +7,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import MPGSAPI
+import MerchantConsole
 import NIOCore
 import RadialAPI
 
@@ -77,6 +78,21 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
             sessions: sessions,
             maxBodyBytes: services.configuration.limits.maxBodyBytes,
             clock: services.clock
+        ).register(on: router)
+    }
+    // Merchant Administration (/ma/): the same order processor as the API.
+    if let consoleStore = services.consoleStore {
+        ConsoleRoutes(
+            services: ConsoleServices(
+                store: consoleStore,
+                transactions: services.store,
+                merchants: services.merchants,
+                orderOperations: OrderOperationProcessor(environment),
+                fingerprinter: services.fingerprinter,
+                encoding: MPGSResponseEncoding.encoder,
+                policy: services.consolePolicy,
+                clock: services.clock
+            )
         ).register(on: router)
     }
     return router

@@ -15,6 +15,11 @@ struct GatewayDependencies: Sendable {
     var sessionStore: any SessionStore = NoStore()
     /// The same database's gateway tokens.
     var tokenStore: any TokenStore = NoStore()
+    /// The same database's Merchant Administration operators, sessions and audit log; nil (no
+    /// console) for a store without them.
+    var consoleStore: (any ConsoleStore)?
+    /// Session expiry and login lockout for the console (tests shorten them).
+    var consolePolicy = ConsolePolicy()
     /// Seals session content at rest; nil (sessions off) in production without `sessions.encryptionKey`.
     var sessionCipher: SessionCipher?
     /// What the application runs for the store while it serves (PostgreSQL's connection pool).
@@ -70,11 +75,13 @@ struct GatewayDependencies: Sendable {
             self.store = TimedTransactionStore(base: store, metrics: metrics)
             sessionStore = store as? any SessionStore ?? NoStore()
             tokenStore = store as? any TokenStore ?? NoStore()
+            consoleStore = store as? any ConsoleStore
         } else {
             let opened = try configuration.openStore(sealingLegacyFingerprints: fingerprinter.sealLegacy)
             self.store = TimedTransactionStore(base: opened.store, metrics: metrics)
             sessionStore = opened.store as? any SessionStore ?? NoStore()
             tokenStore = opened.store as? any TokenStore ?? NoStore()
+            consoleStore = opened.store as? any ConsoleStore
             storeServices = opened.services
         }
         var sessionKey = configuration.sessions.encryptionKey
