@@ -18,15 +18,18 @@ struct MerchantConsoleTests {
     static let viewerPassword = "viewer password 1"
 
     let clock = TestClock()
-    let gateway: TestGateway
-    let services: GatewayDependencies
 
-    init() async throws {
-        gateway = try TestGateway(clock: clock.now)
-        var services = gateway.services
+    /// The gateway on a new store of that kind; ``addOperators(_:)`` gives it an admin and a
+    /// viewer for TESTMERCHANT and an admin for OTHERMERCHANT.
+    func console(_ store: StoreKind = .sqlite) async throws -> GatewayDependencies {
+        var services = try TestGateway(store: store, clock: clock.now).services
         services.consolePolicy.failureDelay = .zero
-        self.services = services
-        let store = try #require(services.consoleStore)
+        return services
+    }
+
+    /// Once the application runs (PostgreSQL's pool and migrations start with it).
+    func addOperators(_ services: GatewayDependencies) async throws {
+        let consoleStore = try #require(services.consoleStore)
         // Few rounds: the hash is the same function, and the suite logs in many times.
         for (merchant, name, role, password) in [
             (TestGateway.merchantId, "alice", OperatorRole.admin, Self.adminPassword),
@@ -34,11 +37,14 @@ struct MerchantConsoleTests {
             (TestGateway.otherMerchantId, "oscar", .admin, Self.adminPassword),
         ] {
             let hash = try PasswordHash(password: password, rounds: 1000)
-            #expect(try await store.insertOperator(StoredOperator(merchantId: merchant, name: name, role: role, passwordHash: hash)))
+            let added = try await consoleStore.insertOperator(StoredOperator(merchantId: merchant, name: name, role: role, passwordHash: hash))
+            #expect(added)
         }
     }
 
-    var application: some ApplicationProtocol { buildApplication(services, logger: Logger(label: "test")) }
+    func application(_ services: GatewayDependencies) -> some ApplicationProtocol {
+        buildApplication(services, logger: Logger(label: "test"))
+    }
 
     /// A paid order of `amount` on TESTMERCHANT's card ending 0008.
     func pay(_ client: some TestClientProtocol, order: String, amount: String = "56.56") async throws {
@@ -50,9 +56,14 @@ struct MerchantConsoleTests {
         try await client.send("/api/rest/version/100/merchant/TESTMERCHANT/order/\(orderId)", method: .get)
     }
 
-    @Test("an admin logs in, finds the order, refunds from its page; the same form posted twice refunds once")
-    func refund() async throws {
-        try await application.test(.router) { client in
+    @Test(
+        "an admin logs in, finds the order, refunds from its page; the same form posted twice refunds once",
+        arguments: StoreKind.allCases
+    )
+    func refund(store: StoreKind) async throws {
+        let services = try await console(store)
+        try await application(services).test(.router) { client in
+            try await addOperators(services)
             try await pay(client, order: "ma-1")
             let browser = ConsoleBrowser(client)
             let login = try await browser.login(merchant: TestGateway.merchantId, name: "alice", password: Self.adminPassword)
@@ -88,7 +99,9 @@ struct MerchantConsoleTests {
 
     @Test("a refund over what was captured is refused on the page by the API's own rule")
     func overRefund() async throws {
-        try await application.test(.router) { client in
+        let services = try await console()
+        try await application(services).test(.router) { client in
+            try await addOperators(services)
             try await pay(client, order: "ma-2")
             let browser = ConsoleBrowser(client)
             _ = try await browser.login(merchant: TestGateway.merchantId, name: "alice", password: Self.adminPassword)
@@ -106,7 +119,9 @@ struct MerchantConsoleTests {
 
     @Test("a form without the session's CSRF token is refused and changes nothing")
     func csrfForgery() async throws {
-        try await application.test(.router) { client in
+        let services = try await console()
+        try await application(services).test(.router) { client in
+            try await addOperators(services)
             try await pay(client, order: "ma-3")
             let browser = ConsoleBrowser(client)
             _ = try await browser.login(merchant: TestGateway.merchantId, name: "alice", password: Self.adminPassword)
@@ -137,7 +152,9 @@ struct MerchantConsoleTests {
 
     @Test("a viewer sees the order but cannot refund it")
     func viewerRefund() async throws {
-        try await application.test(.router) { client in
+        let services = try await console()
+        try await application(services).test(.router) { client in
+            try await addOperators(services)
             try await pay(client, order: "ma-4")
             let browser = ConsoleBrowser(client)
             _ = try await browser.login(merchant: TestGateway.merchantId, name: "victor", password: Self.viewerPassword)
@@ -156,7 +173,9 @@ struct MerchantConsoleTests {
 
     @Test("another merchant's order id is not found, to look at or to act on")
     func otherMerchantsOrder() async throws {
-        try await application.test(.router) { client in
+        let services = try await console()
+        try await application(services).test(.router) { client in
+            try await addOperators(services)
             try await pay(client, order: "ma-5")
             let browser = ConsoleBrowser(client)
             _ = try await browser.login(merchant: TestGateway.otherMerchantId, name: "oscar", password: Self.adminPassword)
@@ -174,9 +193,11 @@ struct MerchantConsoleTests {
         }
     }
 
-    @Test("a session idle too long, logged out or never made is refused")
-    func staleSession() async throws {
-        try await application.test(.router) { client in
+    @Test("a session idle too long, logged out or never made is refused", arguments: StoreKind.allCases)
+    func staleSession(store: StoreKind) async throws {
+        let services = try await console(store)
+        try await application(services).test(.router) { client in
+            try await addOperators(services)
             try await pay(client, order: "ma-6")
             let browser = ConsoleBrowser(client)
             _ = try await browser.login(merchant: TestGateway.merchantId, name: "alice", password: Self.adminPassword)
@@ -207,7 +228,9 @@ struct MerchantConsoleTests {
 
     @Test("failed logins lock the operator out, even with the right password, until the lockout ends")
     func lockout() async throws {
-        try await application.test(.router) { client in
+        let services = try await console()
+        try await application(services).test(.router) { client in
+            try await addOperators(services)
             let browser = ConsoleBrowser(client)
             for _ in 1..<services.consolePolicy.operatorFailureLimit {
                 let wrong = try await browser.login(merchant: TestGateway.merchantId, name: "alice", password: "wrong password")

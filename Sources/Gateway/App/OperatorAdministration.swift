@@ -102,14 +102,19 @@ public enum OperatorAdministration {
         let opened = try configuration.openStore()
         guard let store = opened.store as? any ConsoleStore else {
             await opened.store.close()
-            throw Refusal(description: "this store does not keep Merchant Administration operators (SQLite only, for now)")
+            throw Refusal(description: "this store does not keep Merchant Administration operators")
         }
-        try await opened.store.prepare()
-        do {
-            try await body(store, Date())
-        } catch {
-            await opened.store.close()
-            throw error
+        // PostgreSQL's pool runs while the command works, as it does under `gateway serve`.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for service in opened.services { group.addTask { try await service.run() } }
+            defer { group.cancelAll() }
+            do {
+                try await opened.store.prepare()
+                try await body(store, Date())
+            } catch {
+                await opened.store.close()
+                throw error
+            }
         }
         await opened.store.close()
     }
