@@ -15,7 +15,8 @@ from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 gateway = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, ".build/debug/gateway"))
@@ -74,8 +75,17 @@ try:
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1100"]:
         options.add_argument(argument)
+    downloads = os.path.join(work, "downloads")
+    os.makedirs(downloads)
+    options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+
+    def click(by, value):
+        """Clicks and waits for the next page (a form's answer, a link's page)."""
+        old = driver.find_element(By.TAG_NAME, "html")
+        driver.find_element(by, value).click()
+        WebDriverWait(driver, 15).until(expected_conditions.staleness_of(old))
 
     def page(name):
         """The checks every page passes, and its screenshot."""
@@ -106,33 +116,56 @@ try:
     driver.find_element(By.ID, "merchant").send_keys("TESTMERCHANT")
     driver.find_element(By.ID, "name").send_keys("ada")
     driver.find_element(By.ID, "password").send_keys(password)
-    driver.find_element(By.CSS_SELECTOR, "form.stack button").click()
+    click(By.CSS_SELECTOR, "form.stack button")
     check(driver.current_url.endswith("/ma/orders"), "logging in opens the orders")
     page("orders")
 
     Select(driver.find_element(By.ID, "wallet")).select_by_value("APPLE_PAY")
-    driver.find_element(By.CSS_SELECTOR, "form.filters button").click()
+    click(By.CSS_SELECTOR, "form.filters button")
     links = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "tbody a")]
     check(links == ["applepay-1"], f"searching for Apple Pay finds the one Apple Pay order {links}")
     page("search")
 
-    driver.find_element(By.LINK_TEXT, "applepay-1").click()
+    click(By.LINK_TEXT, "applepay-1")
     check("Apple Pay device number" in driver.page_source, "the order page shows the Apple Pay device fields")
     driver.find_element(By.ID, "captureAmount").send_keys("56.56")
-    driver.find_element(By.XPATH, "//button[text()='Capture']").click()
+    click(By.XPATH, "//button[text()='Capture']")
     check("CAPTURE" in driver.find_element(By.CSS_SELECTOR, ".message").text, "capturing from the order page")
     driver.find_element(By.ID, "refundAmount").send_keys("10.00")
-    driver.find_element(By.XPATH, "//button[text()='Refund']").click()
+    click(By.XPATH, "//button[text()='Refund']")
     message = driver.find_element(By.CSS_SELECTOR, ".message").text
     check("REFUND" in message and "APPROVED" in message, f"refunding from the order page ({message})")
     check("PARTIALLY_REFUNDED" in driver.page_source, "the order is partially refunded")
     page("order")
 
-    driver.find_element(By.LINK_TEXT, "Audit log").click()
+    # Apple Pay: a key and CSR made on the server, the CSR downloaded, signed by the sandbox
+    # authority as Apple would, and Apple's certificate uploaded and checked.
+    identifier = "merchant.com.example.console"
+    click(By.LINK_TEXT, "Apple Pay certificates")
+    driver.find_element(By.ID, "newIdentifier").send_keys(identifier)
+    click(By.XPATH, "//button[text()='Create key and CSR']")
+    check("Key ec created" in driver.find_element(By.CSS_SELECTOR, ".message").text, "creating a key and CSR")
+    driver.find_element(By.LINK_TEXT, "ec.certSigningRequest").click()
+    csr = os.path.join(downloads, "ec.certSigningRequest")
+    for _ in range(100):
+        if os.path.exists(csr):
+            break
+        time.sleep(0.1)
+    check(os.path.exists(csr) and b"CERTIFICATE REQUEST" in open(csr, "rb").read(), "downloading the CSR")
+    cer = os.path.join(work, "apple_pay.cer")
+    run("applepay-identity", "sandbox-sign", "--merchant", identifier, "--csr", csr, "--output", cer)
+    driver.find_element(By.ID, "uploadIdentifier").send_keys(identifier)
+    driver.find_element(By.ID, "certificate").send_keys(cer)
+    click(By.XPATH, "//button[text()='Install certificate']")
+    message = driver.find_element(By.CSS_SELECTOR, ".message").text
+    check("is installed" in message, f"uploading the sandbox-signed certificate ({message})")
+    page("certificates")
+
+    click(By.LINK_TEXT, "Audit log")
     check("REFUND" in driver.page_source and "CAPTURE" in driver.page_source, "the audit log shows the actions")
     page("audit")
 
-    driver.find_element(By.XPATH, "//button[text()='Log out']").click()
+    click(By.XPATH, "//button[text()='Log out']")
     driver.get(base + "/ma/orders")
     check(driver.current_url.endswith("/ma/login"), "after logging out the orders need a login again")
 finally:

@@ -11,6 +11,8 @@ package struct ConsoleRoutes: Sendable {
     static let loginCookie = "ma_login"
     /// Forms are small; a larger body is refused unread.
     static let maxFormBytes = 16 * 1024
+    /// A certificate upload: Apple's .cer is about 1.5 KB.
+    static let maxUploadBytes = 64 * 1024
 
     let services: ConsoleServices
     let pages = ConsolePages()
@@ -54,6 +56,7 @@ package struct ConsoleRoutes: Sendable {
         router.get("/ma/audit") { request, context in
             await withSession(request, context, form: false) { session, _ in try await audit(session) }
         }
+        registerApplePay(on: router)
     }
 
     /// The values the layout needs for a logged-in operator.
@@ -105,8 +108,14 @@ package struct ConsoleRoutes: Sendable {
             }
             var form = FormFields("")!
             if readsForm {
-                let bytes = try await RequestBytes.collect(request, limit: Self.maxFormBytes)
-                guard let read = FormFields(bytes: bytes) else { return refusal(.invalidField("the form"), session: session) }
+                let contentType = request.headers[.contentType] ?? ""
+                let multipart = contentType.lowercased().hasPrefix("multipart/form-data")
+                let bytes = try await RequestBytes.collect(request, limit: multipart ? Self.maxUploadBytes : Self.maxFormBytes)
+                let parsed =
+                    multipart
+                    ? MultipartForm.parse(bytes, contentType: contentType).map { FormFields(fields: $0.fields, files: $0.files) }
+                    : FormFields(bytes: bytes)
+                guard let read = parsed else { return refusal(.invalidField("the form"), session: session) }
                 guard let token = read.raw("csrf"), Self.constantTimeEqual(token, session.csrfToken) else {
                     try await services.store.appendAudit(
                         AuditEntry(

@@ -17,6 +17,8 @@ package struct ConsoleServices: Sendable {
     /// Adds `Secure` to cookies (the console is served over TLS).
     package var secureCookies: Bool
     package var clock: @Sendable () -> Date
+    /// The merchants' Apple Pay payment processing keys; nil hides the certificate page.
+    package var identities: (any ApplePayIdentityManaging)?
 
     package init(
         store: any ConsoleStore,
@@ -27,7 +29,8 @@ package struct ConsoleServices: Sendable {
         encoding: any TransactionResponseEncoding,
         policy: ConsolePolicy = ConsolePolicy(),
         secureCookies: Bool = false,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        identities: (any ApplePayIdentityManaging)? = nil
     ) {
         self.store = store
         self.transactions = transactions
@@ -38,5 +41,6 @@ package struct ConsoleServices: Sendable {
         self.policy = policy
         self.secureCookies = secureCookies
         self.clock = clock
+        self.identities = identities
     }
 }

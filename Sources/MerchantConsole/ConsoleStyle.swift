@@ -22,6 +22,7 @@ enum ConsoleStyle {
         pre{white-space:pre-wrap;word-break:break-all;background:#f4f4f4;padding:.5rem}
         .error{background:#fde8e8;color:#7a0b0b;padding:.5rem;border-left:4px solid #b00020}
         .message{background:#e6f4ea;color:#0d4d22;padding:.5rem;border-left:4px solid #1e7e34}
+        .warning{color:#7a0b0b}code{background:#f4f4f4;padding:0 .2rem}
         .pages{display:flex;gap:1rem;margin-top:1rem}
         """
 }

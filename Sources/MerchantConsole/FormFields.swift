@@ -4,6 +4,14 @@ import Foundation
 /// twice keeps its first value, and bytes that do not decode make the whole form unreadable.
 struct FormFields: Sendable {
     private var values: [String: String] = [:]
+    /// The files of a multipart form, by field name.
+    private(set) var files: [String: [UInt8]] = [:]
+
+    /// A multipart form's text fields and files.
+    init(fields: [String: String], files: [String: [UInt8]]) {
+        values = fields
+        self.files = files
+    }
 
     init?(_ text: Substring) {
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {

@@ -91,7 +91,8 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
                 fingerprinter: services.fingerprinter,
                 encoding: MPGSResponseEncoding.encoder,
                 policy: services.consolePolicy,
-                clock: services.clock
+                clock: services.clock,
+                identities: ConsoleApplePayIdentities(root: services.consoleIdentityRoot)
             )
         ).register(on: router)
     }

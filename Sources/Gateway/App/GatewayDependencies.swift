@@ -20,6 +20,11 @@ struct GatewayDependencies: Sendable {
     var consoleStore: (any ConsoleStore)?
     /// Session expiry and login lockout for the console (tests shorten them).
     var consolePolicy = ConsolePolicy()
+    /// Where the console keeps each merchant's Apple Pay keys: `applepay/` beside the sandbox
+    /// authority (`data/applepay`, `gateway applepay-identity`'s default, with the defaults).
+    var consoleIdentityRoot: URL {
+        URL(fileURLWithPath: configuration.sandboxAuthorityDirectory).deletingLastPathComponent().appending(path: "applepay")
+    }
     /// Seals session content at rest; nil (sessions off) in production without `sessions.encryptionKey`.
     var sessionCipher: SessionCipher?
     /// What the application runs for the store while it serves (PostgreSQL's connection pool).

@@ -16,6 +16,9 @@ package struct AuditEntry: Sendable, Hashable {
         case operatorAdded = "OPERATOR_ADDED"
         case operatorRemoved = "OPERATOR_REMOVED"
         case passwordChanged = "PASSWORD_CHANGED"
+        case applePayKeyCreated = "APPLE_PAY_KEY_CREATED"
+        case applePayCertificateInstalled = "APPLE_PAY_CERTIFICATE_INSTALLED"
+        case applePayIdentityRetired = "APPLE_PAY_IDENTITY_RETIRED"
     }
 
     package var merchantId: String

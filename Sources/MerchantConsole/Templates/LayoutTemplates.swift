@@ -16,6 +16,7 @@ enum LayoutTemplates {
         <nav aria-label="Main">
         <ul>
         <li><a href="/ma/orders">Orders</a></li>
+        <li><a href="/ma/applepay">Apple Pay certificates</a></li>
         <li><a href="/ma/audit">Audit log</a></li>
         </ul>
         </nav>
