@@ -20,6 +20,7 @@ final class ConsoleBrowser: @unchecked Sendable {
         var status: HTTPResponse.Status
         var location: String?
         var html: String
+        var contentType: String?
 
         /// The first hidden input of that name on the page.
         func hidden(_ name: String) -> String? {
@@ -39,7 +40,22 @@ final class ConsoleBrowser: @unchecked Sendable {
 
     func post(_ path: String, _ fields: [(String, String)]) async throws -> Page {
         let body = fields.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
-        return try await send(path, method: .post, body: body)
+        return try await send(path, method: .post, body: Array(body.utf8), contentType: "application/x-www-form-urlencoded")
+    }
+
+    /// A `multipart/form-data` form with one file, as a browser uploads it.
+    func upload(_ path: String, _ fields: [(String, String)], file: (name: String, filename: String, bytes: [UInt8])) async throws -> Page {
+        let boundary = "----console\(UInt32.random(in: 0 ... .max))"
+        var body: [UInt8] = []
+        for (name, value) in fields {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        body += Array(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                .utf8
+        )
+        body += file.bytes + Array("\r\n--\(boundary)--\r\n".utf8)
+        return try await send(path, method: .post, body: body, contentType: "multipart/form-data; boundary=\(boundary)")
     }
 
     /// Logs in through the form; returns the page the login answered with (a 303 on success).
@@ -53,18 +69,23 @@ final class ConsoleBrowser: @unchecked Sendable {
 
     func forget(_ cookie: String) { cookies[cookie] = nil }
 
-    private func send(_ path: String, method: HTTPRequest.Method, body: String?) async throws -> Page {
+    private func send(_ path: String, method: HTTPRequest.Method, body: [UInt8]?, contentType: String? = nil) async throws -> Page {
         var headers: HTTPFields = [:]
-        if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
+        if let contentType { headers[.contentType] = contentType }
         if !cookies.isEmpty { headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
         let (page, setCookies) = try await client.execute(
             uri: path,
             method: method,
             headers: headers,
-            body: body.map { ByteBuffer(string: $0) }
+            body: body.map { ByteBuffer(bytes: $0) }
         ) { response in
             (
-                Page(status: response.status, location: response.headers[.location], html: String(buffer: response.body)),
+                Page(
+                    status: response.status,
+                    location: response.headers[.location],
+                    html: String(buffer: response.body),
+                    contentType: response.headers[.contentType]
+                ),
                 response.headers[values: .setCookie]
             )
         }
