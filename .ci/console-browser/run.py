@@ -161,6 +161,16 @@ try:
     check("is installed" in message, f"uploading the sandbox-signed certificate ({message})")
     page("certificates")
 
+    # Sandbox mode's test payment: a token minted and paid through the API, from the browser.
+    click(By.LINK_TEXT, "Sandbox payment")
+    click(By.XPATH, "//button[text()='Run test payment']")
+    message = driver.find_element(By.CSS_SELECTOR, ".message").text
+    check("SUCCESS, APPROVED" in message, f"the sandbox page's payment ({message})")
+    page("sandbox")
+    click(By.PARTIAL_LINK_TEXT, "Open order sandbox-")
+    check("AUTHORIZED" in driver.page_source and "Apple Pay device number" in driver.page_source,
+          "the sandbox payment's order is an authorized Apple Pay order")
+
     click(By.LINK_TEXT, "Audit log")
     check("REFUND" in driver.page_source and "CAPTURE" in driver.page_source, "the audit log shows the actions")
     page("audit")

@@ -20,8 +20,9 @@ package struct ConsoleIdentity: Sendable, Hashable {
     }
 }
 
-/// Why a key, CSR or certificate step changed nothing, as the identity commands word it.
-package struct ConsoleIdentityFailure: Error, Sendable {
+/// Why a certificate step or a sandbox payment did nothing, worded by what refused it (the
+/// identity commands' checks, the gateway's explanation).
+package struct ConsoleStepFailure: Error, Sendable {
     package var reason: String
     package init(_ reason: String) { self.reason = reason }
 }
@@ -31,15 +32,15 @@ package struct ConsoleIdentityFailure: Error, Sendable {
 package protocol ApplePayIdentityManaging: Sendable {
     func identities(merchantId: String) -> [ConsoleIdentity]
     /// A new EC P-256 key and its CSR.
-    func createKey(merchantId: String, appleMerchantIdentifier: String) throws(ConsoleIdentityFailure) -> ConsoleIdentity
+    func createKey(merchantId: String, appleMerchantIdentifier: String) throws(ConsoleStepFailure) -> ConsoleIdentity
     /// The CSR to upload to Apple (PEM).
     func certificateSigningRequest(
         merchantId: String,
         appleMerchantIdentifier: String,
         label: String
-    ) throws(ConsoleIdentityFailure) -> [UInt8]
+    ) throws(ConsoleStepFailure) -> [UInt8]
     /// Checks Apple's certificate as `applepay-identity install` does, then stores it by its key.
-    func install(merchantId: String, appleMerchantIdentifier: String, certificate: [UInt8]) throws(ConsoleIdentityFailure) -> ConsoleIdentity
+    func install(merchantId: String, appleMerchantIdentifier: String, certificate: [UInt8]) throws(ConsoleStepFailure) -> ConsoleIdentity
     /// Moves the key, CSR and certificate out of use (into `retired/`), never deleting them.
-    func retire(merchantId: String, appleMerchantIdentifier: String, label: String) throws(ConsoleIdentityFailure)
+    func retire(merchantId: String, appleMerchantIdentifier: String, label: String) throws(ConsoleStepFailure)
 }

@@ -29,7 +29,7 @@ extension ConsoleRoutes {
                     response.headers[.contentType] = "application/pkcs10"
                     response.headers[.contentDisposition] = "attachment; filename=\"\(file)\""
                     return response
-                } catch let failure as ConsoleIdentityFailure {
+                } catch let failure as ConsoleStepFailure {
                     return certificatesPage(identities, session, error: failure.reason, status: .notFound)
                 }
             }
@@ -104,7 +104,7 @@ extension ConsoleRoutes {
             let (detail, message) = try body()
             try await audit(action, detail)
             return certificatesPage(identities, session, message: message)
-        } catch let failure as ConsoleIdentityFailure {
+        } catch let failure as ConsoleStepFailure {
             try await audit(action, "refused: \(failure.reason)")
             return certificatesPage(identities, session, error: failure.reason, status: .badRequest)
         }

@@ -57,6 +57,7 @@ package struct ConsoleRoutes: Sendable {
             await withSession(request, context, form: false) { session, _ in try await audit(session) }
         }
         registerApplePay(on: router)
+        registerSandbox(on: router)
     }
 
     /// The values the layout needs for a logged-in operator.
@@ -65,7 +66,7 @@ package struct ConsoleRoutes: Sendable {
             "title": title,
             "session": [
                 "csrf": session.csrfToken, "operator": session.operatorName, "role": session.role.rawValue,
-                "merchant": session.merchantId,
+                "merchant": session.merchantId, "sandbox": services.sandbox != nil,
             ],
         ]
     }

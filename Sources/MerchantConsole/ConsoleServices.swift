@@ -19,6 +19,8 @@ package struct ConsoleServices: Sendable {
     package var clock: @Sendable () -> Date
     /// The merchants' Apple Pay payment processing keys; nil hides the certificate page.
     package var identities: (any ApplePayIdentityManaging)?
+    /// Sandbox mode's test payments; nil (production) hides the sandbox page.
+    package var sandbox: (any SandboxPaymentRunning)?
 
     package init(
         store: any ConsoleStore,
@@ -30,7 +32,8 @@ package struct ConsoleServices: Sendable {
         policy: ConsolePolicy = ConsolePolicy(),
         secureCookies: Bool = false,
         clock: @escaping @Sendable () -> Date = { Date() },
-        identities: (any ApplePayIdentityManaging)? = nil
+        identities: (any ApplePayIdentityManaging)? = nil,
+        sandbox: (any SandboxPaymentRunning)? = nil
     ) {
         self.store = store
         self.transactions = transactions
@@ -42,5 +45,6 @@ package struct ConsoleServices: Sendable {
         self.secureCookies = secureCookies
         self.clock = clock
         self.identities = identities
+        self.sandbox = sandbox
     }
 }

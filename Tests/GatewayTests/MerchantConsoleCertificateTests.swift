@@ -118,3 +118,52 @@ struct MerchantConsoleCertificateTests {
         }
     }
 }
+
+/// The sandbox page: a minted token paid through the API's reading and processor.
+@Suite("Merchant Administration: sandbox payment")
+struct MerchantConsoleSandboxTests {
+    let console = MerchantConsoleTests()
+
+    @Test("an admin runs a test payment with a minted token; the simulator's decline amount declines; a viewer cannot")
+    func sandboxPayment() async throws {
+        let services = try await console.console()
+        try await console.application(services).test(.router) { client in
+            try await console.addOperators(services)
+            let browser = ConsoleBrowser(client)
+            _ = try await browser.login(merchant: TestGateway.merchantId, name: "alice", password: MerchantConsoleTests.adminPassword)
+            let page = try await browser.get("/ma/sandbox")
+            #expect(page.status == .ok)
+            let csrf = page.hidden("csrf") ?? ""
+            let paid = try await browser.post(
+                "/ma/sandbox",
+                [("csrf", csrf), ("operation", "PAY"), ("amount", "56.56"), ("currency", "USD")]
+            )
+            #expect(paid.status == .ok)
+            #expect(paid.html.contains("PAY 56.56 USD: SUCCESS, APPROVED"))
+            let orderId = try #require(paid.html.components(separatedBy: "Open order ").dropFirst().first?.prefix { $0 != "<" })
+            let order = try await client.send("/api/rest/version/100/merchant/TESTMERCHANT/order/\(orderId)", method: .get)
+            #expect(order.string("status") == "CAPTURED")
+            #expect(order.string("walletProvider") == "APPLE_PAY")
+
+            let declined = try await browser.post(
+                "/ma/sandbox",
+                [("csrf", csrf), ("operation", "AUTHORIZE"), ("amount", "57.57"), ("currency", "USD")]
+            )
+            #expect(declined.html.contains("FAILURE, DECLINED"))
+            let invalid = try await browser.post(
+                "/ma/sandbox",
+                [("csrf", csrf), ("operation", "PAY"), ("amount", "12.345"), ("currency", "USD")]
+            )
+            #expect(invalid.status == .badRequest)
+
+            let viewer = ConsoleBrowser(client)
+            _ = try await viewer.login(merchant: TestGateway.merchantId, name: "victor", password: MerchantConsoleTests.viewerPassword)
+            let viewerPage = try await viewer.get("/ma/sandbox")
+            let refused = try await viewer.post(
+                "/ma/sandbox",
+                [("csrf", viewerPage.hidden("csrf") ?? ""), ("operation", "PAY"), ("amount", "56.56"), ("currency", "USD")]
+            )
+            #expect(refused.status == .forbidden)
+        }
+    }
+}

@@ -92,7 +92,12 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
                 encoding: MPGSResponseEncoding.encoder,
                 policy: services.consolePolicy,
                 clock: services.clock,
-                identities: ConsoleApplePayIdentities(root: services.consoleIdentityRoot)
+                identities: ConsoleApplePayIdentities(root: services.consoleIdentityRoot),
+                sandbox: services.sandboxIssuer.map { issuer in
+                    ConsoleSandboxPayments(
+                        payment: SandboxConsolePayment(issuer: issuer, processor: routes.processor, fingerprinter: services.fingerprinter)
+                    )
+                }
             )
         ).register(on: router)
     }

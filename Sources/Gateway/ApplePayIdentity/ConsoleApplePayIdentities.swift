@@ -11,11 +11,11 @@ struct ConsoleApplePayIdentities: ApplePayIdentityManaging {
 
     private func merchantRoot(_ merchantId: String) -> URL { root.appending(path: merchantId) }
 
-    private func directory(_ merchantId: String, _ identifier: String) throws(ConsoleIdentityFailure) -> ApplePayIdentityDirectory {
+    private func directory(_ merchantId: String, _ identifier: String) throws(ConsoleStepFailure) -> ApplePayIdentityDirectory {
         do {
             return try ApplePayIdentityDirectory(root: merchantRoot(merchantId).path, merchantIdentifier: identifier)
         } catch {
-            throw ConsoleIdentityFailure(
+            throw ConsoleStepFailure(
                 error.description.replacingOccurrences(of: "--merchant must be", with: "The merchant identifier must be")
             )
         }
@@ -43,20 +43,20 @@ struct ConsoleApplePayIdentities: ApplePayIdentityManaging {
         )
     }
 
-    private func slot(_ directory: ApplePayIdentityDirectory, _ label: String) throws(ConsoleIdentityFailure) -> ApplePayIdentityDirectory.Slot {
+    private func slot(_ directory: ApplePayIdentityDirectory, _ label: String) throws(ConsoleStepFailure) -> ApplePayIdentityDirectory.Slot {
         guard let slot = directory.existingSlots().first(where: { $0.label == label }) else {
-            throw ConsoleIdentityFailure("There is no key \(label) for \(directory.merchantIdentifier).")
+            throw ConsoleStepFailure("There is no key \(label) for \(directory.merchantIdentifier).")
         }
         return slot
     }
 
-    func createKey(merchantId: String, appleMerchantIdentifier: String) throws(ConsoleIdentityFailure) -> ConsoleIdentity {
+    func createKey(merchantId: String, appleMerchantIdentifier: String) throws(ConsoleStepFailure) -> ConsoleIdentity {
         let directory = try directory(merchantId, appleMerchantIdentifier)
         do {
             let slots = try directory.createKeys([.ec])
             return listing(directory, slots[0])
         } catch {
-            throw ConsoleIdentityFailure("The key could not be made: \(error)")
+            throw ConsoleStepFailure("The key could not be made: \(error)")
         }
     }
 
@@ -64,17 +64,17 @@ struct ConsoleApplePayIdentities: ApplePayIdentityManaging {
         merchantId: String,
         appleMerchantIdentifier: String,
         label: String
-    ) throws(ConsoleIdentityFailure) -> [UInt8] {
+    ) throws(ConsoleStepFailure) -> [UInt8] {
         let directory = try directory(merchantId, appleMerchantIdentifier)
         guard let bytes = FileManager.default.contents(atPath: directory.requestFile(try slot(directory, label)).path) else {
-            throw ConsoleIdentityFailure("There is no CSR for key \(label) of \(appleMerchantIdentifier).")
+            throw ConsoleStepFailure("There is no CSR for key \(label) of \(appleMerchantIdentifier).")
         }
         return Array(bytes)
     }
 
-    func install(merchantId: String, appleMerchantIdentifier: String, certificate: [UInt8]) throws(ConsoleIdentityFailure) -> ConsoleIdentity {
+    func install(merchantId: String, appleMerchantIdentifier: String, certificate: [UInt8]) throws(ConsoleStepFailure) -> ConsoleIdentity {
         let directory = try directory(merchantId, appleMerchantIdentifier)
-        guard !certificate.isEmpty else { throw ConsoleIdentityFailure("Choose the apple_pay.cer file Apple returned.") }
+        guard !certificate.isEmpty else { throw ConsoleStepFailure("Choose the apple_pay.cer file Apple returned.") }
         do {
             // The checks of `applepay-identity install`: Payment Processing (not Merchant
             // Identity), issued for this identifier, holding one of this directory's keys.
@@ -82,13 +82,13 @@ struct ConsoleApplePayIdentities: ApplePayIdentityManaging {
             _ = try directory.store(matched, for: slot, replace: true)
             return listing(directory, slot)
         } catch let error as ApplePayIdentityError {
-            throw ConsoleIdentityFailure(error.description.replacingOccurrences(of: "--merchant", with: "the merchant identifier"))
+            throw ConsoleStepFailure(error.description.replacingOccurrences(of: "--merchant", with: "the merchant identifier"))
         } catch {
-            throw ConsoleIdentityFailure("The certificate could not be stored: \(error)")
+            throw ConsoleStepFailure("The certificate could not be stored: \(error)")
         }
     }
 
-    func retire(merchantId: String, appleMerchantIdentifier: String, label: String) throws(ConsoleIdentityFailure) {
+    func retire(merchantId: String, appleMerchantIdentifier: String, label: String) throws(ConsoleStepFailure) {
         let directory = try directory(merchantId, appleMerchantIdentifier)
         let slot = try slot(directory, label)
         let stamp = Int(Date().timeIntervalSince1970)
@@ -100,7 +100,7 @@ struct ConsoleApplePayIdentities: ApplePayIdentityManaging {
                 try FileManager.default.moveItem(at: file, to: retired.appending(path: "\(stamp)-\(file.lastPathComponent)"))
             }
         } catch {
-            throw ConsoleIdentityFailure("The key could not be retired: \(error)")
+            throw ConsoleStepFailure("The key could not be retired: \(error)")
         }
     }
 }

@@ -19,6 +19,7 @@ package struct AuditEntry: Sendable, Hashable {
         case applePayKeyCreated = "APPLE_PAY_KEY_CREATED"
         case applePayCertificateInstalled = "APPLE_PAY_CERTIFICATE_INSTALLED"
         case applePayIdentityRetired = "APPLE_PAY_IDENTITY_RETIRED"
+        case sandboxPayment = "SANDBOX_PAYMENT"
     }
 
     package var merchantId: String
