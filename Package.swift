@@ -32,6 +32,8 @@ let package = Package(
         // Issue 32: HTTPS, HTTP/2 and certificate authentication.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        // Merchant Administration (the /ma/ console): its HTML templates.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // The system libcrypto: RSA-OAEP at OpenSSL's speed, and PKCS#12 with legacy encryption.
@@ -81,6 +83,8 @@ let package = Package(
                 "ApplePayToken",
                 "WireJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // Merchant Administration: operators' passwords as PBKDF2-SHA256.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -141,6 +145,18 @@ let package = Package(
             // The request catalogue's source: embedded by scripts/generate-request-catalogue.
             exclude: ["Routes/Catalogue/transaction-request.catalogue"]
         ),
+        // Merchant Administration: the operators' web console at /ma/ (server-rendered HTML over
+        // the core's rules and the same processors as the API). Never MPGSAPI, RadialAPI or stores.
+        .target(
+            name: "MerchantConsole",
+            dependencies: [
+                "GatewayCore",
+                "GatewayHTTP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
         // The server: configuration, the one assembly point (stores and front ends on one router),
         // connection hardening, health, metrics and logs, Apple Pay identities on disk.
         .target(
@@ -154,6 +170,7 @@ let package = Package(
                 "MPGSAPI",
                 "RadialAPI",
                 "WireJSON",
+                "MerchantConsole",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -291,6 +308,7 @@ let package = Package(
                 "MPGSAPI",
                 "RadialAPI",
                 "WireJSON",
+                "MerchantConsole",
                 "ApplePaySandbox",
                 "PostgresTestServer",
                 "StoreTestSupport",

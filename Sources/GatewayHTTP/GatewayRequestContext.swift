@@ -11,10 +11,13 @@ package struct GatewayRequestContext: RequestContext {
     package let channel: any Channel
     /// Issue 32: set on the certificate listener only, before any route runs.
     package var clientCertificate: ClientCertificateCaller?
+    /// The peer's address (Merchant Administration counts failed logins per address).
+    package var remoteAddress: String
 
     package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel
+        remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     package var maxUploadSize: Int { 64 * 1024 }

@@ -575,6 +575,53 @@ enum PostgresMigrations {
             $$
             """,
         ],
+        // 11: Merchant Administration (the /ma/ console), as SQLite's step 10: operators, sessions
+        // by the digest of their cookie, failed logins per address, the audit log, and the order
+        // search's indexes.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS console_operators (
+                merchant_id text NOT NULL,
+                name text NOT NULL,
+                role text NOT NULL,
+                password_hash text NOT NULL,
+                failed_logins integer NOT NULL DEFAULT 0,
+                locked_until_ms bigint,
+                PRIMARY KEY (merchant_id, name)
+            )
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS console_sessions (
+                id_digest text PRIMARY KEY,
+                merchant_id text NOT NULL,
+                operator_name text NOT NULL,
+                role text NOT NULL,
+                csrf_token text NOT NULL,
+                created_at_ms bigint NOT NULL,
+                last_seen_at_ms bigint NOT NULL
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS console_sessions_by_operator ON console_sessions (merchant_id, operator_name)",
+            "CREATE TABLE IF NOT EXISTS console_login_failures (address text NOT NULL, failed_at_ms bigint NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS console_login_failures_by_address ON console_login_failures (address, failed_at_ms)",
+            """
+            CREATE TABLE IF NOT EXISTS console_audit (
+                sequence bigint GENERATED ALWAYS AS IDENTITY,
+                merchant_id text NOT NULL,
+                operator_name text NOT NULL,
+                action text NOT NULL,
+                detail text NOT NULL,
+                address text NOT NULL,
+                time_ms bigint NOT NULL
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS console_audit_by_merchant ON console_audit (merchant_id, time_ms)",
+            "CREATE INDEX IF NOT EXISTS orders_by_merchant_created ON orders (merchant_id, created_at_ms)",
+            "CREATE INDEX IF NOT EXISTS orders_by_merchant_status ON orders (merchant_id, status, created_at_ms)",
+            "CREATE INDEX IF NOT EXISTS orders_by_merchant_wallet ON orders (merchant_id, wallet_provider, created_at_ms)",
+            "CREATE INDEX IF NOT EXISTS transactions_by_card_last_four ON transactions (merchant_id, right(card_number, 4))",
+            "CREATE INDEX IF NOT EXISTS transactions_by_device_last_four ON transactions (merchant_id, right(device_number, 4))",
+        ],
     ]
 
     private static func sealLegacyFingerprints(

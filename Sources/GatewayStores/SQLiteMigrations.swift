@@ -189,6 +189,50 @@ enum SQLiteMigrations {
         ALTER TABLE transactions ADD COLUMN authentication_protocol_version TEXT;
         ALTER TABLE transactions ADD COLUMN authentication_3ds2_status TEXT;
         """,
+        // 10: Merchant Administration (the /ma/ console): operators (password as a PBKDF2 hash),
+        // sessions by the digest of their cookie, failed logins per address, the audit log, and
+        // the indexes its order search uses (newest first within a merchant, by status, wallet,
+        // and the last four digits of the card or device number).
+        """
+        CREATE TABLE IF NOT EXISTS console_operators (
+            merchant_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            role TEXT NOT NULL,
+            password_hash TEXT NOT NULL,
+            failed_logins INTEGER NOT NULL DEFAULT 0,
+            locked_until_ms INTEGER,
+            PRIMARY KEY (merchant_id, name)
+        );
+        CREATE TABLE IF NOT EXISTS console_sessions (
+            id_digest TEXT PRIMARY KEY,
+            merchant_id TEXT NOT NULL,
+            operator_name TEXT NOT NULL,
+            role TEXT NOT NULL,
+            csrf_token TEXT NOT NULL,
+            created_at_ms INTEGER NOT NULL,
+            last_seen_at_ms INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS console_sessions_by_operator ON console_sessions (merchant_id, operator_name);
+        CREATE TABLE IF NOT EXISTS console_login_failures (
+            address TEXT NOT NULL,
+            failed_at_ms INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS console_login_failures_by_address ON console_login_failures (address, failed_at_ms);
+        CREATE TABLE IF NOT EXISTS console_audit (
+            merchant_id TEXT NOT NULL,
+            operator_name TEXT NOT NULL,
+            action TEXT NOT NULL,
+            detail TEXT NOT NULL,
+            address TEXT NOT NULL,
+            time_ms INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS console_audit_by_merchant ON console_audit (merchant_id, time_ms);
+        CREATE INDEX IF NOT EXISTS orders_by_merchant_created ON orders (merchant_id, created_at_ms);
+        CREATE INDEX IF NOT EXISTS orders_by_merchant_status ON orders (merchant_id, status, created_at_ms);
+        CREATE INDEX IF NOT EXISTS orders_by_merchant_wallet ON orders (merchant_id, wallet_provider, created_at_ms);
+        CREATE INDEX IF NOT EXISTS transactions_by_card_last_four ON transactions (merchant_id, substr(card_number, -4));
+        CREATE INDEX IF NOT EXISTS transactions_by_device_last_four ON transactions (merchant_id, substr(device_number, -4));
+        """,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

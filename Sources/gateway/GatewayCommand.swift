@@ -11,6 +11,7 @@ struct GatewayCommand: AsyncParsableCommand {
             ApplePayIdentityCommand.self,
             // Issue 32.
             MerchantCertificateCommand.self,
+            OperatorCommand.self,
         ]
     )
 }

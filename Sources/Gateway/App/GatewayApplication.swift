@@ -7,6 +7,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import MPGSAPI
+import MerchantConsole
 import NIOCore
 import RadialAPI
 
@@ -93,6 +94,29 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
             sessions: sessions,
             maxBodyBytes: services.configuration.limits.maxBodyBytes,
             clock: services.clock
+        ).register(on: router)
+    }
+    // Merchant Administration (/ma/): the same order processor as the API.
+    if let consoleStore = services.consoleStore {
+        ConsoleRoutes(
+            services: ConsoleServices(
+                store: consoleStore,
+                transactions: services.store,
+                merchants: services.merchants,
+                orderOperations: OrderOperationProcessor(environment),
+                fingerprinter: services.fingerprinter,
+                encoding: MPGSResponseEncoding.encoder,
+                policy: services.consolePolicy,
+                // The session cookie is `Secure` whenever the gateway serves HTTPS itself.
+                secureCookies: services.configuration.tls != nil,
+                clock: services.clock,
+                identities: ConsoleApplePayIdentities(root: services.consoleIdentityRoot),
+                sandbox: services.sandboxIssuer.map { issuer in
+                    ConsoleSandboxPayments(
+                        payment: SandboxConsolePayment(issuer: issuer, processor: routes.processor, fingerprinter: services.fingerprinter)
+                    )
+                }
+            )
         ).register(on: router)
     }
     return router

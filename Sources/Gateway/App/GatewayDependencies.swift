@@ -17,6 +17,16 @@ struct GatewayDependencies: Sendable {
     var authenticationStore: any AuthenticationStore = NoAuthenticationStore()
     /// The same database's gateway tokens.
     var tokenStore: any TokenStore = NoStore()
+    /// The same database's Merchant Administration operators, sessions and audit log; nil (no
+    /// console) for a store without them.
+    var consoleStore: (any ConsoleStore)?
+    /// Session expiry and login lockout for the console (tests shorten them).
+    var consolePolicy = ConsolePolicy()
+    /// Where the console keeps each merchant's Apple Pay keys: `applepay/` beside the sandbox
+    /// authority (`data/applepay`, `gateway applepay-identity`'s default, with the defaults).
+    var consoleIdentityRoot: URL {
+        URL(fileURLWithPath: configuration.sandboxAuthorityDirectory).deletingLastPathComponent().appending(path: "applepay")
+    }
     /// Seals session content at rest; nil (sessions off) in production without `sessions.encryptionKey`.
     var sessionCipher: SessionCipher?
     /// What the application runs for the store while it serves (PostgreSQL's connection pool).
@@ -73,12 +83,14 @@ struct GatewayDependencies: Sendable {
             sessionStore = store as? any SessionStore ?? NoStore()
             authenticationStore = store as? any AuthenticationStore ?? NoAuthenticationStore()
             tokenStore = store as? any TokenStore ?? NoStore()
+            consoleStore = store as? any ConsoleStore
         } else {
             let opened = try configuration.openStore(sealingLegacyFingerprints: fingerprinter.sealLegacy)
             self.store = TimedTransactionStore(base: opened.store, metrics: metrics)
             sessionStore = opened.store as? any SessionStore ?? NoStore()
             authenticationStore = opened.store as? any AuthenticationStore ?? NoAuthenticationStore()
             tokenStore = opened.store as? any TokenStore ?? NoStore()
+            consoleStore = opened.store as? any ConsoleStore
             storeServices = opened.services
         }
         var sessionKey = configuration.sessions.encryptionKey

@@ -1,0 +1,28 @@
+import Foundation
+
+/// What Merchant Administration keeps in the gateway's store, so replicas share operators,
+/// sessions and the audit log. It decides nothing: ``ConsolePolicy`` does.
+package protocol ConsoleStore: Sendable {
+    /// False when the merchant already has an operator of that name.
+    func insertOperator(_ stored: StoredOperator) async throws -> Bool
+    func consoleOperator(merchantId: String, name: String) async throws -> StoredOperator?
+    /// Role, password hash, failures and lockout; false when there is no such operator.
+    func updateOperator(_ stored: StoredOperator) async throws -> Bool
+    /// Removes the operator and their sessions; false when there was none.
+    func removeOperator(merchantId: String, name: String) async throws -> Bool
+
+    /// Failed logins from the address since then.
+    func loginFailures(address: String, since: Date) async throws -> Int
+    func recordLoginFailure(address: String, at: Date) async throws
+
+    func insertConsoleSession(_ session: ConsoleSession) async throws
+    func consoleSession(idDigest: String) async throws -> ConsoleSession?
+    func touchConsoleSession(idDigest: String, at: Date) async throws
+    func deleteConsoleSession(idDigest: String) async throws
+
+    func appendAudit(_ entry: AuditEntry) async throws
+    /// The merchant's latest entries, newest first.
+    func auditEntries(merchantId: String, limit: Int) async throws -> [AuditEntry]
+
+    func searchOrders(_ query: OrderQuery) async throws -> OrderPage
+}

@@ -1,0 +1,75 @@
+import Foundation
+import GatewayCore
+import GatewayHTTP
+import Hummingbird
+
+/// The sandbox page (sandbox mode only): a test payment with a minted Apple Pay token.
+extension ConsoleRoutes {
+    func registerSandbox(on router: Router<GatewayRequestContext>) {
+        guard let sandbox = services.sandbox else { return }
+        router.get("/ma/sandbox") { request, context in
+            await withSession(request, context, form: false) { session, _ in sandboxPage(session) }
+        }
+        router.post("/ma/sandbox") { request, context in
+            await withSession(request, context, form: true) { session, form in
+                guard session.role.mayActOnOrders else { return refusal(.roleForbidden(session.role), session: session) }
+                guard let merchant = services.merchants[session.merchantId] else {
+                    return refusal(.invalidField("the merchant"), session: session)
+                }
+                guard let operation = form["operation"].flatMap(PaymentRequest.Operation.init(rawValue:)), operation != .verify else {
+                    return sandboxPage(session, error: ConsoleRejection.invalidField("Operation").wording, status: .badRequest)
+                }
+                let orderId = "sandbox-" + ConsoleSession.randomToken().prefix(16)
+                let result = await sandbox.pay(
+                    merchant: merchant,
+                    operation: operation,
+                    amount: form["amount"] ?? "",
+                    currency: form["currency"] ?? "",
+                    orderId: orderId,
+                    transactionId: "1",
+                    logger: context.logger
+                )
+                switch result {
+                case .success(let receipt):
+                    try await services.store.appendAudit(
+                        AuditEntry(
+                            merchantId: session.merchantId,
+                            operatorName: session.operatorName,
+                            action: .sandboxPayment,
+                            detail: "\(operation.rawValue) \(receipt.amount.text) \(receipt.amount.currency.code) on order \(orderId): "
+                                + receipt.outcome.gatewayCode.rawValue,
+                            address: context.remoteAddress,
+                            time: services.clock()
+                        )
+                    )
+                    return sandboxPage(
+                        session,
+                        message: "\(operation.rawValue) \(receipt.amount.text) \(receipt.amount.currency.code): "
+                            + "\(receipt.outcome.result.rawValue), \(receipt.outcome.gatewayCode.rawValue)",
+                        orderId: orderId
+                    )
+                case .failure(let failure):
+                    return sandboxPage(session, error: failure.reason, status: .badRequest)
+                }
+            }
+        }
+    }
+
+    func sandboxPage(
+        _ session: ConsoleSession,
+        message: String? = nil,
+        error: String? = nil,
+        status: HTTPResponse.Status = .ok,
+        orderId: String? = nil
+    ) -> Response {
+        var values = frame(session, title: "Sandbox payment")
+        values["csrf"] = session.csrfToken
+        if let message { values["message"] = message }
+        if let error { values["error"] = error }
+        if let orderId {
+            values["orderId"] = orderId
+            values["orderLink"] = ConsoleFormat.pathSegment(orderId)
+        }
+        return pages.render("sandbox", values, status: status)
+    }
+}

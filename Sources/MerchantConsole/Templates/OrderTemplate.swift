@@ -1,0 +1,66 @@
+/// One order: its totals, every transaction with the stored (masked) response, and the CAPTURE,
+/// VOID and REFUND forms for admins. Each form carries a transaction id made when the page was
+/// rendered, so submitting it twice is one transaction.
+enum OrderTemplate {
+    static let text = """
+        {{> header}}
+        <section aria-labelledby="totals">
+        <h2 id="totals">Totals</h2>
+        <dl class="totals">
+        <dt>Status</dt><dd>{{order.status}}</dd>
+        <dt>Amount</dt><dd>{{order.amount}}</dd>
+        <dt>Authorized</dt><dd>{{order.authorized}}</dd>
+        <dt>Captured</dt><dd>{{order.captured}}</dd>
+        <dt>Refunded</dt><dd>{{order.refunded}}</dd>
+        <dt>Wallet</dt><dd>{{order.wallet}}</dd>
+        <dt>Created</dt><dd>{{order.created}}</dd>
+        </dl>
+        </section>
+        {{#admin}}
+        <section aria-labelledby="actions">
+        <h2 id="actions">Actions</h2>
+        <div class="actions">
+        <form method="post" action="/ma/orders/{{link}}/capture" class="stack">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="transactionId" value="{{captureId}}">
+        <label for="captureAmount">Capture amount ({{order.currency}})</label>
+        <input id="captureAmount" name="amount" inputmode="decimal" required>
+        <button type="submit">Capture</button>
+        </form>
+        <form method="post" action="/ma/orders/{{link}}/refund" class="stack">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="transactionId" value="{{refundId}}">
+        <label for="refundAmount">Refund amount ({{order.currency}})</label>
+        <input id="refundAmount" name="amount" inputmode="decimal" required>
+        <button type="submit">Refund</button>
+        </form>
+        <form method="post" action="/ma/orders/{{link}}/void" class="stack">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="transactionId" value="{{voidId}}">
+        <label for="voidTarget">Transaction to void</label>
+        <select id="voidTarget" name="target">{{#transactions}}<option value="{{id}}">{{id}} ({{type}})</option>{{/transactions}}</select>
+        <button type="submit">Void</button>
+        </form>
+        </div>
+        </section>
+        {{/admin}}
+        <section aria-labelledby="transactions">
+        <h2 id="transactions">Transactions</h2>
+        {{#transactions}}
+        <article class="transaction">
+        <h3>{{id}}: {{type}} {{amount}}{{#voided}} (voided){{/voided}}</h3>
+        <dl>
+        <dt>Result</dt><dd>{{result}}</dd>
+        <dt>Gateway code</dt><dd>{{gatewayCode}}</dd>
+        <dt>Acquirer</dt><dd>{{acquirerCode}} {{acquirerMessage}}</dd>
+        <dt>Authorization code</dt><dd>{{authorizationCode}}</dd>
+        <dt>Receipt</dt><dd>{{receipt}}</dd>
+        <dt>Card</dt><dd>{{card}}</dd>
+        {{#device}}<dt>Apple Pay device number</dt><dd>{{number}} exp. {{expiry}} ({{format}})</dd>{{/device}}
+        <dt>Source</dt><dd>{{source}}</dd>
+        <dt>Time</dt><dd>{{time}}</dd>
+        </dl>
+        <details><summary>Response (as returned, masked)</summary><pre>{{response}}</pre></details>
+        </article>
+        {{/transactions}}
+        </section>
+        {{> footer}}
+        """
+}
