@@ -8,7 +8,7 @@ struct GatewayCommand: AsyncParsableCommand {
         version: GatewayVersion.current,
         subcommands: [
             ServeCommand.self, CheckConfigCommand.self, DecryptCommand.self, MintTokenCommand.self, ErrorsCommand.self,
-            ApplePayIdentityCommand.self,
+            ApplePayIdentityCommand.self, NotificationsCommand.self,
         ]
     )
 }

@@ -25,11 +25,12 @@ func buildRouter(_ services: GatewayDependencies) -> Router<GatewayRequestContex
         metrics: services.metrics,
         decryptor: services.decryptor
     ).register(on: router)
-    let environment = ProcessingEnvironment(
+    var environment = ProcessingEnvironment(
         store: services.store,
         clock: services.clock,
         observer: services.metrics
     )
+    environment.outbox = services.outbox
     let sessions = SessionService(
         store: services.sessionStore,
         cipher: services.sessionCipher,
@@ -112,6 +113,22 @@ func buildApplication(_ services: GatewayDependencies, logger: Logger) -> some A
     )
     // The store's pool starts and stops with the server (the group stops the server first).
     application.addServices(services.storeServices)
+    // ---- webhooks: added after the pool, so it stops first ----
+    if let outbox = services.outbox {
+        application.addServices(
+            NotificationDelivery(
+                outbox: outbox,
+                store: services.store,
+                merchants: services.merchants,
+                settings: configuration.notifications,
+                production: configuration.mode == .production,
+                metrics: NotificationMetrics(registry: services.metrics.registry),
+                clock: services.clock,
+                logger: logger
+            )
+        )
+    }
+    // ---- end webhooks ----
     application.beforeServerStarts { try await services.store.prepare() }
     return application
 }

@@ -15,6 +15,8 @@ struct GatewayDependencies: Sendable {
     var sessionStore: any SessionStore = NoStore()
     /// The same database's gateway tokens.
     var tokenStore: any TokenStore = NoStore()
+    /// The same database's notification outbox; nil for a store without one.
+    var outbox: (any NotificationOutbox)?
     /// Seals session content at rest; nil (sessions off) in production without `sessions.encryptionKey`.
     var sessionCipher: SessionCipher?
     /// What the application runs for the store while it serves (PostgreSQL's connection pool).
@@ -43,6 +45,11 @@ struct GatewayDependencies: Sendable {
             }
             merchants[settings.id] = try MerchantLoader.load(settings)
         }
+        // ---- webhooks ----
+        for (id, notifications) in try NotificationSecrets.merchantNotifications(configuration) {
+            merchants[id]?.notifications = notifications
+        }
+        // ---- end webhooks ----
         self.merchants = merchants
         var roots = TrustRoots.apple
         for (index, path) in configuration.trustRootPaths.enumerated() {
@@ -70,11 +77,13 @@ struct GatewayDependencies: Sendable {
             self.store = TimedTransactionStore(base: store, metrics: metrics)
             sessionStore = store as? any SessionStore ?? NoStore()
             tokenStore = store as? any TokenStore ?? NoStore()
+            outbox = store as? any NotificationOutbox
         } else {
             let opened = try configuration.openStore(sealingLegacyFingerprints: fingerprinter.sealLegacy)
             self.store = TimedTransactionStore(base: opened.store, metrics: metrics)
             sessionStore = opened.store as? any SessionStore ?? NoStore()
             tokenStore = opened.store as? any TokenStore ?? NoStore()
+            outbox = opened.store as? any NotificationOutbox
             storeServices = opened.services
         }
         var sessionKey = configuration.sessions.encryptionKey

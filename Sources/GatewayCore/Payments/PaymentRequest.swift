@@ -80,6 +80,8 @@ package struct PaymentRequest: Sendable {
     package var transactionSource: String
     package var source: Source
     package var echo: RequestEcho
+    /// `order.notificationUrl`: where this order's notifications go instead of the merchant's URL.
+    package var notificationURL: String? = nil
 
     package init(
         operation: Operation,

@@ -9,6 +9,8 @@ package struct ProcessingEnvironment: Sendable {
     package let locks: OrderLocks
     let clock: @Sendable () -> Date
     let observer: any PaymentObserver
+    /// Where a follow-on finds the notification URL its order chose; nil: no outbox.
+    package var outbox: (any NotificationOutbox)? = nil
 
     package init(
         store: any TransactionStore,

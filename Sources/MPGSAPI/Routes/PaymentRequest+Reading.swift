@@ -25,7 +25,7 @@ extension PaymentRequest {
         let orderReference = reader.text("order.reference")
         let transactionReference = reader.text("transaction.reference")
         let transactionSource = reader.text("transaction.source") ?? "INTERNET"
-        return PaymentRequest(
+        var request = PaymentRequest(
             operation: operation,
             amount: amount,
             walletProvider: walletProvider,
@@ -34,6 +34,8 @@ extension PaymentRequest {
             transactionSource: transactionSource,
             source: try source(reader, walletProvider: walletProvider)
         )
+        request.notificationURL = reader.text("order.notificationUrl")
+        return request
     }
 
     private static let card = "sourceOfFunds.provided.card"

@@ -1,0 +1,173 @@
+import AsyncHTTPClient
+import Foundation
+import GatewayCore
+import Logging
+import MPGSAPI
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// The delivery loop: leases due notifications from the outbox, POSTs each transaction (as
+/// Retrieve Transaction returns it) to its URL, and records the outcome. Any 2xx is delivered;
+/// anything else is retried with backoff until the horizon, then failed and counted. At least
+/// once: a notification is marked delivered only after its 2xx, so a crash in between sends it
+/// again, with the same `X-Notification-Id`.
+struct NotificationDelivery: Service {
+    let outbox: any NotificationOutbox
+    let store: any TransactionStore
+    let merchants: [String: Merchant]
+    let settings: NotificationSettings
+    let production: Bool
+    let metrics: NotificationMetrics
+    let clock: @Sendable () -> Date
+    let logger: Logger
+    /// This process's name on its leases.
+    let owner = UUID().uuidString
+
+    /// The most of a receiver's answer that is read: its status is what counts.
+    static let maxResponseBytes = 4096
+
+    func run() async throws {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(Int64(settings.connectTimeoutSeconds)), read: .seconds(Int64(settings.timeoutSeconds)))
+        )
+        configuration.decompression = .disabled
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        await cancelWhenGracefulShutdown { await loop(client) }
+        try? await client.shutdown()
+    }
+
+    private func loop(_ client: HTTPClient) async {
+        var lastBacklog = Date.distantPast
+        while !Task.isCancelled {
+            let now = clock()
+            if now.timeIntervalSince(lastBacklog) >= 1 {
+                lastBacklog = now
+                await recordBacklog(now)
+            }
+            let leased: [OutboxNotification]
+            do {
+                leased = try await outbox.leaseNotifications(
+                    owner: owner,
+                    now: now,
+                    leaseUntil: now.addingTimeInterval(TimeInterval(settings.leaseSeconds)),
+                    limit: settings.concurrency
+                )
+            } catch {
+                logger.warning("notification outbox unavailable", metadata: ["error": "\(type(of: error))"])
+                leased = []
+            }
+            if leased.isEmpty {
+                try? await Task.sleep(for: .milliseconds(settings.pollIntervalMilliseconds))
+                continue
+            }
+            await withTaskGroup(of: Void.self) { group in
+                for notification in leased { group.addTask { await deliver(notification, client) } }
+            }
+        }
+    }
+
+    private func recordBacklog(_ now: Date) async {
+        guard let backlog = try? await outbox.notificationBacklog() else { return }
+        let age = backlog.oldestPendingCreatedAt.map { max(0, now.timeIntervalSince($0)) } ?? 0
+        metrics.backlog(pending: backlog.pending, oldestAgeSeconds: age)
+    }
+
+    private func deliver(_ notification: OutboxNotification, _ client: HTTPClient) async {
+        var metadata: Logger.Metadata = [
+            "notificationId": "\(notification.id)", "merchant": "\(notification.merchantId)",
+            "orderId": "\(notification.orderId)", "transactionId": "\(notification.transactionId)",
+            "attempt": "\(notification.attempts)",
+        ]
+        let outcome = await attempt(notification, client)
+        do {
+            switch outcome {
+            case .delivered(let status):
+                metadata["status"] = "\(status)"
+                if try await outbox.notificationDelivered(id: notification.id, owner: owner, at: clock()) {
+                    metrics.notificationDelivered()
+                    logger.info("notification delivered", metadata: metadata)
+                }
+            case .failed(let cause):
+                metadata["cause"] = "\(cause)"
+                metrics.attemptFailed(cause: cause)
+                let retryAt = settings.retry.nextAttempt(afterAttempts: notification.attempts, createdAt: notification.createdAt, now: clock())
+                guard try await outbox.notificationAttemptFailed(id: notification.id, owner: owner, cause: cause, retryAt: retryAt)
+                else { return }
+                if let retryAt {
+                    metadata["retryAt"] = "\(retryAt.timeIntervalSince1970)"
+                    logger.notice("notification attempt failed", metadata: metadata)
+                } else {
+                    metrics.notificationFailed()
+                    logger.warning("notification failed: retry horizon passed", metadata: metadata)
+                }
+            }
+        } catch {
+            // The lease expires and another attempt follows: at least once, never lost.
+            logger.warning("notification outcome not recorded", metadata: metadata.merging(["error": "\(type(of: error))"]) { $1 })
+        }
+    }
+
+    enum Outcome {
+        case delivered(Int)
+        /// The cause, as the failure metric labels it.
+        case failed(String)
+    }
+
+    /// One POST; never throws, every failure is a cause.
+    private func attempt(_ notification: OutboxNotification, _ client: HTTPClient) async -> Outcome {
+        guard let secret = merchants[notification.merchantId]?.notifications?.secret else { return .failed("merchant_not_configured") }
+        let target: NotificationTarget
+        do {
+            target = try NotificationTarget(parsing: notification.url, production: production)
+            let allowed = settings.allowedHosts
+            let production = production
+            try await NIOThreadPool.singleton.runIfActive {
+                try target.checkAddresses(production: production, allowedHosts: allowed)
+            }
+        } catch let refusal as NotificationTargetRefusal {
+            return .failed(refusal.cause)
+        } catch {
+            return .failed("resolver")
+        }
+        let stored: StoredTransaction?
+        do {
+            stored = try await store.transaction(
+                merchantId: notification.merchantId,
+                orderId: notification.orderId,
+                transactionId: notification.transactionId
+            )
+        } catch {
+            return .failed("store_unavailable")
+        }
+        guard let stored else { return .failed("transaction_missing") }
+        var request = HTTPClientRequest(url: target.url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "X-Notification-Secret", value: secret)
+        request.headers.add(name: "X-Notification-Id", value: "\(notification.id)")
+        request.headers.add(name: "X-Notification-Attempt", value: "\(notification.attempts)")
+        request.headers.add(name: "User-Agent", value: "applepay-gateway-notifications")
+        request.body = .bytes(ByteBuffer(bytes: NotificationBody.bytes(stored)))
+        do {
+            let response = try await client.execute(request, timeout: .seconds(Int64(settings.timeoutSeconds)))
+            // Read at most a few KiB of the answer, then stop: a receiver cannot make us buffer more.
+            var read = 0
+            for try await part in response.body {
+                read += part.readableBytes
+                if read > Self.maxResponseBytes { break }
+            }
+            let code = Int(response.status.code)
+            return (200..<300).contains(code) ? .delivered(code) : .failed("http_\(code / 100)xx")
+        } catch let error as HTTPClientError {
+            switch error {
+            case .connectTimeout: return .failed("connect_timeout")
+            case .deadlineExceeded, .readTimeout: return .failed("timeout")
+            default: return .failed("connection")
+            }
+        } catch {
+            return .failed("connection")
+        }
+    }
+}
