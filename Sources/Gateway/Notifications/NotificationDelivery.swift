@@ -89,10 +89,12 @@ struct NotificationDelivery: Service {
                     metrics.notificationDelivered()
                     logger.info("notification delivered", metadata: metadata)
                 }
-            case .failed(let cause):
+            case .failed(let cause, let permanent):
                 metadata["cause"] = "\(cause)"
                 metrics.attemptFailed(cause: cause)
-                let retryAt = settings.retry.nextAttempt(afterAttempts: notification.attempts, createdAt: notification.createdAt, now: clock())
+                let retryAt =
+                    permanent
+                    ? nil : settings.retry.nextAttempt(afterAttempts: notification.attempts, createdAt: notification.createdAt, now: clock())
                 guard try await outbox.notificationAttemptFailed(id: notification.id, owner: owner, cause: cause, retryAt: retryAt)
                 else { return }
                 if let retryAt {
@@ -111,8 +113,9 @@ struct NotificationDelivery: Service {
 
     enum Outcome {
         case delivered(Int)
-        /// The cause, as the failure metric labels it.
-        case failed(String)
+        /// The cause, as the failure metric labels it; a permanent one (a URL this gateway will
+        /// never send to) is not retried.
+        case failed(String, permanent: Bool = false)
     }
 
     /// One POST; never throws, every failure is a cause.
@@ -127,7 +130,7 @@ struct NotificationDelivery: Service {
                 try target.checkAddresses(production: production, allowedHosts: allowed)
             }
         } catch let refusal as NotificationTargetRefusal {
-            return .failed(refusal.cause)
+            return .failed(refusal.cause, permanent: refusal.isPermanent)
         } catch {
             return .failed("resolver")
         }

@@ -20,6 +20,14 @@ enum NotificationTargetRefusal: Error, Hashable {
         }
     }
 
+    /// The URL itself is refused, whatever its host resolves to later: retrying cannot help.
+    var isPermanent: Bool {
+        switch self {
+        case .notAURL, .unsupportedScheme, .plainHTTP: true
+        case .unresolvable, .internalAddress: false
+        }
+    }
+
     /// The `cause` label of the failed-attempt metric.
     var cause: String {
         switch self {
