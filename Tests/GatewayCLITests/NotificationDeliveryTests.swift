@@ -79,7 +79,7 @@ struct NotificationDeliveryTests {
             #expect(arrival.secretMatches)
             #expect(arrival.contentType == "application/json")
             #expect(arrival.attempt == "1")
-            #expect(!arrival.repeat)
+            #expect(!arrival.isRepeat)
         }
         let byTransaction = Dictionary(uniqueKeysWithValues: arrivals.compactMap { arrival in Self.identifiers(arrival.body).map { ($0, arrival) } })
         #expect(byTransaction["n1/1"]?.path == "/merchant")

@@ -15,10 +15,15 @@ final class NotificationReceiver {
         var path: String
         var attempt: String?
         var secretMatches: Bool
-        var repeat: Bool
+        var isRepeat: Bool
         var contentType: String?
         var body: String
         var receivedAt: Double
+
+        enum CodingKeys: String, CodingKey {
+            case id, path, attempt, secretMatches, contentType, body, receivedAt
+            case isRepeat = "repeat"
+        }
     }
 
     let process: Process
