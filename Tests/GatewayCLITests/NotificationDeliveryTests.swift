@@ -15,6 +15,14 @@ struct NotificationDeliveryTests {
     static let authorization =
         "Basic " + Data("merchant.TESTMERCHANT:00112233445566778899aabbccddeeff".utf8).base64EncodedString()
 
+    /// The transactions clients received a 201 for.
+    final class Acknowledged: Sendable {
+        private let keys = Mutex<Set<String>>([])
+        func add(_ key: String) { keys.withLock { _ = $0.insert(key) } }
+        var count: Int { keys.withLock { $0.count } }
+        var all: Set<String> { keys.withLock { $0 } }
+    }
+
     static func temporary(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
     }
@@ -138,7 +146,7 @@ struct NotificationDeliveryTests {
         let store = Self.temporary("notify-kill").appendingPathExtension("sqlite")
         let environment = Self.settings(url: "http://127.0.0.1:\(port)/hook", ["GATEWAY_NOTIFICATIONS_INITIAL_RETRY_SECONDS": "1"])
         let server = try await RunningGateway(store: store, environment: environment)
-        let acknowledged = Mutex<Set<String>>([])
+        let acknowledged = Acknowledged()
         let serverPort = server.port
         let pid = server.process.processIdentifier
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -147,19 +155,19 @@ struct NotificationDeliveryTests {
                     for index in stride(from: client, to: 400, by: 8) {
                         guard let (status, _) = try? await Self.put(serverPort, "/order/kill-\(index)/transaction/1", Self.pay()), status == 201
                         else { return }
-                        acknowledged.withLock { _ = $0.insert("kill-\(index)/1") }
+                        acknowledged.add("kill-\(index)/1")
                     }
                 }
             }
             group.addTask {
                 let deadline = ContinuousClock.now + .seconds(30)
-                while acknowledged.withLock({ $0.count }) < 40, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+                while acknowledged.count < 40, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
                 kill(pid, SIGKILL)
             }
             try await group.waitForAll()
         }
         server.process.waitUntilExit()
-        let seen = acknowledged.withLock { $0 }
+        let seen = acknowledged.all
         #expect(seen.count >= 40 && seen.count < 400)
 
         let receiver = try await NotificationReceiver(

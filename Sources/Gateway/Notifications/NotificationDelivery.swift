@@ -33,6 +33,8 @@ struct NotificationDelivery: Service {
             timeout: .init(connect: .seconds(Int64(settings.connectTimeoutSeconds)), read: .seconds(Int64(settings.timeoutSeconds)))
         )
         configuration.decompression = .disabled
+        // One connection attempt per delivery attempt: the outbox's backoff, not the pool's, retries.
+        configuration.connectionPool.retryConnectionEstablishment = false
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         await cancelWhenGracefulShutdown { await loop(client) }
         try? await client.shutdown()
