@@ -31,11 +31,12 @@ final class NotificationReceiver {
     let log: URL
 
     /// Starts the receiver on `port` (0: a free one) and waits until it listens.
-    init(port: Int = 0, secret: String, log: URL) async throws {
+    init(port: Int = 0, secret: String, log: URL, delayMilliseconds: Int = 0) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", "scripts/notification-receiver", "--port", "\(port)", "--secret", secret, "--log", log.path,
+            "--delay-ms", "\(delayMilliseconds)",
         ]
         process.currentDirectoryURL = ServeCommandTests.packageRoot
         let output = Pipe()
