@@ -34,14 +34,17 @@ extension PostgresTransactionStore: NotificationOutbox {
         return try await rows(query, OutboxColumns.notification).sorted { $0.id < $1.id }
     }
 
-    package func notificationDelivered(id: Int64, owner: String, at time: Date) async throws -> Bool {
-        try await !rows(
-            """
-            UPDATE notification_outbox SET status = 'DELIVERED', delivered_at_ms = \(time.milliseconds), lease_owner = NULL,
-                lease_until_ms = NULL, last_error = NULL
-            WHERE id = \(id) AND lease_owner = \(owner) AND status = 'PENDING' RETURNING id
-            """
-        ) { try $0.integer("id") }.isEmpty
+    package func notificationsDelivered(ids: [Int64], owner: String, at time: Date) async throws -> Set<Int64> {
+        guard !ids.isEmpty else { return [] }
+        return Set(
+            try await rows(
+                """
+                UPDATE notification_outbox SET status = 'DELIVERED', delivered_at_ms = \(time.milliseconds), lease_owner = NULL,
+                    lease_until_ms = NULL, last_error = NULL
+                WHERE id = ANY(\(ids)) AND lease_owner = \(owner) AND status = 'PENDING' RETURNING id
+                """
+            ) { try $0.integer("id") }
+        )
     }
 
     package func notificationAttemptFailed(id: Int64, owner: String, cause: String, retryAt: Date?) async throws -> Bool {

@@ -36,17 +36,24 @@ extension SQLiteTransactionStore: NotificationOutbox {
         }
     }
 
-    package func notificationDelivered(id: Int64, owner: String, at time: Date) async throws -> Bool {
-        try await writer.perform { connection in
-            try connection.query(
-                """
-                UPDATE notification_outbox SET status = 'DELIVERED', delivered_at_ms = ?, lease_owner = NULL,
-                    lease_until_ms = NULL, last_error = NULL
-                WHERE id = ? AND lease_owner = ? AND status = 'PENDING'
-                """,
-                [.integer(time.milliseconds), .integer(id), .text(owner)]
-            )
-            return connection.changes == 1
+    package func notificationsDelivered(ids: [Int64], owner: String, at time: Date) async throws -> Set<Int64> {
+        guard !ids.isEmpty else { return [] }
+        return try await writer.perform { connection in
+            try connection.transaction {
+                var marked: Set<Int64> = []
+                for id in ids {
+                    try connection.query(
+                        """
+                        UPDATE notification_outbox SET status = 'DELIVERED', delivered_at_ms = ?, lease_owner = NULL,
+                            lease_until_ms = NULL, last_error = NULL
+                        WHERE id = ? AND lease_owner = ? AND status = 'PENDING'
+                        """,
+                        [.integer(time.milliseconds), .integer(id), .text(owner)]
+                    )
+                    if connection.changes == 1 { marked.insert(id) }
+                }
+                return marked
+            }
         }
     }
 

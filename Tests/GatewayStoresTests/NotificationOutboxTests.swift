@@ -63,8 +63,8 @@ struct NotificationOutboxTests {
         #expect(try await store.leaseNotifications(owner: "two", now: later, leaseUntil: later.addingTimeInterval(30), limit: 10).isEmpty)
 
         let a1 = try #require(first.first)
-        #expect(try await !store.notificationDelivered(id: a1.id, owner: "two", at: later))
-        #expect(try await store.notificationDelivered(id: a1.id, owner: "one", at: later))
+        #expect(try await store.notificationsDelivered(ids: [a1.id], owner: "two", at: later).isEmpty)
+        #expect(try await store.notificationsDelivered(ids: [a1.id, a1.id + 1000], owner: "one", at: later) == [a1.id])
         let next = try await store.leaseNotifications(owner: "two", now: later, leaseUntil: later.addingTimeInterval(30), limit: 10)
         #expect(next.map { "\($0.orderId)/\($0.transactionId)" } == ["A/2"])
         #expect(try #require(next.first).id > a1.id)

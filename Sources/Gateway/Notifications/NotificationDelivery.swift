@@ -50,11 +50,12 @@ struct NotificationDelivery: Service {
             }
             let leased: [OutboxNotification]
             do {
+                // A few rounds of sends per lease, so a busy outbox costs few lease writes.
                 leased = try await outbox.leaseNotifications(
                     owner: owner,
                     now: now,
                     leaseUntil: now.addingTimeInterval(TimeInterval(settings.leaseSeconds)),
-                    limit: settings.concurrency
+                    limit: settings.concurrency * 4
                 )
             } catch {
                 logger.warning("notification outbox unavailable", metadata: ["error": "\(type(of: error))"])
@@ -64,10 +65,45 @@ struct NotificationDelivery: Service {
                 try? await Task.sleep(for: .milliseconds(settings.pollIntervalMilliseconds))
                 continue
             }
-            await withTaskGroup(of: Void.self) { group in
-                for notification in leased { group.addTask { await deliver(notification, client) } }
-            }
+            await deliverBatch(leased, client)
         }
+    }
+
+    /// Sends a leased batch, at most `concurrency` at once, and marks the delivered ones in one
+    /// write (each mark is a durable commit: one per notification was the loop's main cost).
+    private func deliverBatch(_ leased: [OutboxNotification], _ client: HTTPClient) async {
+        let delivered = await withTaskGroup(of: OutboxNotification?.self) { group in
+            var waiting = leased[...]
+            var delivered: [OutboxNotification] = []
+            for _ in 0..<settings.concurrency {
+                guard let next = waiting.popFirst() else { break }
+                group.addTask { await deliver(next, client) }
+            }
+            for await finished in group {
+                if let finished { delivered.append(finished) }
+                if let next = waiting.popFirst() { group.addTask { await deliver(next, client) } }
+            }
+            return delivered
+        }
+        guard !delivered.isEmpty else { return }
+        do {
+            let marked = try await outbox.notificationsDelivered(ids: delivered.map(\.id), owner: owner, at: clock())
+            for notification in delivered where marked.contains(notification.id) {
+                metrics.notificationDelivered()
+                logger.info("notification delivered", metadata: Self.metadata(notification))
+            }
+        } catch {
+            // The leases expire and the notifications go again: at least once, never lost.
+            logger.warning("notification outcomes not recorded", metadata: ["error": "\(type(of: error))", "count": "\(delivered.count)"])
+        }
+    }
+
+    private static func metadata(_ notification: OutboxNotification) -> Logger.Metadata {
+        [
+            "notificationId": "\(notification.id)", "merchant": "\(notification.merchantId)",
+            "orderId": "\(notification.orderId)", "transactionId": "\(notification.transactionId)",
+            "attempt": "\(notification.attempts)",
+        ]
     }
 
     private func recordBacklog(_ now: Date) async {
@@ -76,21 +112,15 @@ struct NotificationDelivery: Service {
         metrics.backlog(pending: backlog.pending, oldestAgeSeconds: age)
     }
 
-    private func deliver(_ notification: OutboxNotification, _ client: HTTPClient) async {
-        var metadata: Logger.Metadata = [
-            "notificationId": "\(notification.id)", "merchant": "\(notification.merchantId)",
-            "orderId": "\(notification.orderId)", "transactionId": "\(notification.transactionId)",
-            "attempt": "\(notification.attempts)",
-        ]
+    /// One attempt; the notification when it was delivered (marked with its batch), else nil
+    /// with the failure recorded.
+    private func deliver(_ notification: OutboxNotification, _ client: HTTPClient) async -> OutboxNotification? {
+        var metadata = Self.metadata(notification)
         let outcome = await attempt(notification, client)
         do {
             switch outcome {
-            case .delivered(let status):
-                metadata["status"] = "\(status)"
-                if try await outbox.notificationDelivered(id: notification.id, owner: owner, at: clock()) {
-                    metrics.notificationDelivered()
-                    logger.info("notification delivered", metadata: metadata)
-                }
+            case .delivered:
+                return notification
             case .failed(let cause, let permanent):
                 metadata["cause"] = "\(cause)"
                 metrics.attemptFailed(cause: cause)
@@ -98,7 +128,7 @@ struct NotificationDelivery: Service {
                     permanent
                     ? nil : settings.retry.nextAttempt(afterAttempts: notification.attempts, createdAt: notification.createdAt, now: clock())
                 guard try await outbox.notificationAttemptFailed(id: notification.id, owner: owner, cause: cause, retryAt: retryAt)
-                else { return }
+                else { return nil }
                 if let retryAt {
                     metadata["retryAt"] = "\(retryAt.timeIntervalSince1970)"
                     logger.notice("notification attempt failed", metadata: metadata)
@@ -111,6 +141,7 @@ struct NotificationDelivery: Service {
             // The lease expires and another attempt follows: at least once, never lost.
             logger.warning("notification outcome not recorded", metadata: metadata.merging(["error": "\(type(of: error))"]) { $1 })
         }
+        return nil
     }
 
     enum Outcome {

@@ -12,8 +12,9 @@ package protocol NotificationOutbox: Sendable {
     /// go in transaction order), until `leaseUntil`; each counts one more attempt.
     func leaseNotifications(owner: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxNotification]
 
-    /// A 2xx answer: delivered. False when the lease was lost (another loop took it over).
-    func notificationDelivered(id: Int64, owner: String, at time: Date) async throws -> Bool
+    /// 2xx answers: delivered, in one write for a batch. Returns the ids marked; one missing
+    /// lost its lease (another loop took it over).
+    func notificationsDelivered(ids: [Int64], owner: String, at time: Date) async throws -> Set<Int64>
 
     /// A failed attempt: retried at `retryAt`, or failed for good when that is nil.
     func notificationAttemptFailed(id: Int64, owner: String, cause: String, retryAt: Date?) async throws -> Bool
