@@ -20,7 +20,7 @@ extension SQLiteTransactionStore: NotificationOutbox {
     package func leaseNotifications(owner: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxNotification] {
         let now = now.milliseconds
         return try await writer.perform { connection in
-            try connection.transaction {
+            try Self.unsynced(connection) {
                 let ids = try connection.rows(
                     "SELECT o.id FROM notification_outbox o WHERE \(OutboxColumns.dueCondition(now: "?1")) ORDER BY o.id LIMIT ?2",
                     [.integer(now), .integer(Int64(limit))]
@@ -39,7 +39,7 @@ extension SQLiteTransactionStore: NotificationOutbox {
     package func notificationsDelivered(ids: [Int64], owner: String, at time: Date) async throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }
         return try await writer.perform { connection in
-            try connection.transaction {
+            try Self.unsynced(connection) {
                 var marked: Set<Int64> = []
                 for id in ids {
                     try connection.query(
@@ -114,6 +114,18 @@ extension SQLiteTransactionStore: NotificationOutbox {
                 oldestPendingCreatedAt: try row?.optionalInteger("oldest").map { Date(milliseconds: $0) }
             )
         }
+    }
+
+    /// A transaction committed without its own fsync (`synchronous = NORMAL` for it alone). For
+    /// leases and delivery marks only: the write-ahead log is sequential, so the next transaction
+    /// record's fsync makes these durable too, and one lost in a crash before it costs a repeat
+    /// (same id) or a lease that was never taken. Their fsyncs competed with the group commits.
+    private static func unsynced<Value>(_ connection: SQLiteConnection, _ body: () throws -> Value) throws -> Value {
+        try connection.execute("PRAGMA synchronous = NORMAL")
+        let result = Result { try connection.transaction(body) }
+        // Back to FULL before anything else runs on the writer: every transaction record waits for its fsync.
+        try connection.execute("PRAGMA synchronous = FULL")
+        return try result.get()
     }
 
     private static func notification(_ connection: SQLiteConnection, _ id: Int64) throws -> OutboxNotification? {
