@@ -30,8 +30,11 @@ final class NotificationReceiver {
     let port: Int
     let log: URL
 
-    /// Starts the receiver on `port` (0: a free one) and waits until it listens.
+    /// Starts the receiver on `port` (0: a free one) and waits until it accepts connections.
+    /// Its output is not read: a blocking read of a pipe can be interrupted by the signals child
+    /// processes send, which Foundation's FileHandle turns into a crash.
     init(port: Int = 0, secret: String, log: URL, delayMilliseconds: Int = 0) async throws {
+        let port = port == 0 ? try Self.unusedPort() : port
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
@@ -39,22 +42,18 @@ final class NotificationReceiver {
             "--delay-ms", "\(delayMilliseconds)",
         ]
         process.currentDirectoryURL = ServeCommandTests.packageRoot
-        let output = Pipe()
-        process.standardOutput = output
+        process.standardOutput = FileHandle.nullDevice
         try process.run()
         let deadline = ContinuousClock.now + .seconds(20)
-        var text = ""
-        while !text.contains("\n"), ContinuousClock.now < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let listening = Int(text.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") else {
-            process.terminate()
-            throw CocoaError(.fileReadUnknown)
+        while (try? RawConnection(port: port)) == nil {
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                process.terminate()
+                throw CocoaError(.fileReadUnknown)
+            }
+            try await Task.sleep(for: .milliseconds(20))
         }
         self.process = process
-        self.port = listening
+        self.port = port
         self.log = log
     }
 
