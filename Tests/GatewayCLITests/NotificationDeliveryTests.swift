@@ -213,6 +213,46 @@ struct NotificationDeliveryTests {
         #expect(receiver.arrivals.isEmpty)
     }
 
+    @Test("operators: a notification failed past its horizon is listed, shown without its secret, and redelivered with its id")
+    func operatorsRedeliver() async throws {
+        let port = try NotificationReceiver.unusedPort()
+        let store = Self.temporary("notify-operators").appendingPathExtension("sqlite")
+        let server = try await RunningGateway(
+            store: store,
+            environment: Self.settings(url: "http://127.0.0.1:\(port)/hook", ["GATEWAY_NOTIFICATIONS_RETRY_HORIZON_SECONDS": "1"])
+        )
+        defer { server.process.terminate() }
+        #expect(try await Self.put(server.port, "/order/ops-1/transaction/1", Self.pay()).0 == 201)
+        #expect(try await server.waitForMetric("gateway_notifications_failed_total", atLeast: 1) == 1)
+
+        let environment = ["GATEWAY_STORE_URL": "sqlite://\(store.path)", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? ""]
+        func gateway(_ arguments: [String]) throws -> Gateway.Result {
+            try Gateway.run(["notifications"] + arguments, directory: ServeCommandTests.packageRoot, environment: environment)
+        }
+        let failed = try gateway(["list", "--status", "failed"])
+        #expect(failed.status == 0, "\(failed.stderr)")
+        let line = try #require(failed.stdout.split(separator: "\n").first)
+        let id = String(line.split(separator: "\t")[0])
+        #expect(line.contains("ops-1") && line.contains("FAILED") && line.contains("connection"))
+        let shown = try gateway(["show", id])
+        #expect(shown.stdout.contains("status: FAILED") && shown.stdout.contains("url: http://127.0.0.1:\(port)/hook"))
+        #expect(!shown.stdout.contains(Self.secret))
+        #expect(try gateway(["show", "999999"]).status != 0)
+
+        let receiver = try await NotificationReceiver(
+            port: port,
+            secret: Self.secret,
+            log: Self.temporary("receiver").appendingPathExtension("jsonl")
+        )
+        defer { receiver.stop() }
+        let redelivered = try gateway(["redeliver", id])
+        #expect(redelivered.status == 0 && redelivered.stdout.contains("queued"))
+        let arrivals = try await receiver.waitForDistinct(1, timeout: .seconds(20))
+        #expect(arrivals.map(\.id) == [id])
+        #expect(arrivals.first?.attempt == "1")
+        #expect(try gateway(["list", "--status", "delivered"]).stdout.hasPrefix(id + "\t"))
+    }
+
     @Test("sandbox: check-config prints the generated notification secret, the same on every run")
     func sandboxSecret() throws {
         let authority = Self.temporary("authority")
