@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         // Merchant Administration (the /ma/ console): its HTML templates.
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        // Webhook notifications: the delivery loop's HTTP client.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // The system libcrypto: RSA-OAEP at OpenSSL's speed, and PKCS#12 with legacy encryption.
@@ -192,6 +194,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // The `gateway` command: subcommands grow with the service.

@@ -622,6 +622,33 @@ enum PostgresMigrations {
             "CREATE INDEX IF NOT EXISTS transactions_by_card_last_four ON transactions (merchant_id, right(card_number, 4))",
             "CREATE INDEX IF NOT EXISTS transactions_by_device_last_four ON transactions (merchant_id, right(device_number, 4))",
         ],
+        // ---- webhooks (issue 31) ----
+        // 12: the notification outbox, as SQLite's step 11, written by the same statement as the
+        // transaction (PostgresRecordWriter). Replicas lease rows with FOR UPDATE SKIP LOCKED
+        // and a lease expiry, so a replica that dies mid-delivery leaves its rows to the others.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS notification_outbox (
+                id bigserial PRIMARY KEY,
+                merchant_id text NOT NULL,
+                order_id text NOT NULL,
+                transaction_id text NOT NULL,
+                url text NOT NULL,
+                order_url boolean NOT NULL,
+                status text NOT NULL,
+                attempts bigint NOT NULL DEFAULT 0,
+                created_at_ms bigint NOT NULL,
+                next_attempt_at_ms bigint NOT NULL,
+                lease_owner text,
+                lease_until_ms bigint,
+                delivered_at_ms bigint,
+                last_error text
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS notification_outbox_due ON notification_outbox (status, next_attempt_at_ms)",
+            "CREATE INDEX IF NOT EXISTS notification_outbox_order ON notification_outbox (merchant_id, order_id, id)",
+        ],
+        // ---- end webhooks ----
     ]
 
     private static func sealLegacyFingerprints(

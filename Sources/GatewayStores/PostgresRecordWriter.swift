@@ -61,15 +61,24 @@ enum PostgresRecordWriter {
     /// The parameters are typed as the function declares them, so a first call with NULLs
     /// prepares the same statement as any other.
     struct RecordStatement: PostgresPreparedStatement {
-        static let name = "gateway_record_typed"
+        static let name = "gateway_record_outbox"
         /// A duplicate's stored transaction comes back in the same round trip: joined on the
         /// identifiers (parameters 1 to 3) when the function says it is there. One line, so
         /// PostgreSQL's statement log shows the call.
+        /// The outbox row is inserted by the same statement, so in the same transaction, only
+        /// when the function recorded the transaction (the last two parameters: the URL, NULL for
+        /// none, and whether the order chose it).
         static let sql =
-            "SELECT r.outcome, \(storedColumns.map { "t." + $0 }.joined(separator: ", ")) "
-            + "FROM gateway_record(\((1...(bindingDataTypes.count)).map { "$\($0)" }.joined(separator: ", "))) r "
-            + "LEFT JOIN transactions t ON r.outcome = 'duplicate' "
+            "WITH r AS MATERIALIZED (SELECT * FROM gateway_record("
+            + "\((1...functionParameterCount).map { "$\($0)" }.joined(separator: ", ")))), "
+            + "n AS (INSERT INTO notification_outbox (merchant_id, order_id, transaction_id, url, order_url, status, "
+            + "created_at_ms, next_attempt_at_ms) SELECT $1, $2, $3, $\(functionParameterCount + 1), "
+            + "$\(functionParameterCount + 2), 'PENDING', $13, $13 FROM r "
+            + "WHERE r.outcome = 'recorded' AND $\(functionParameterCount + 1)::text IS NOT NULL) "
+            + "SELECT r.outcome, \(storedColumns.map { "t." + $0 }.joined(separator: ", ")) "
+            + "FROM r LEFT JOIN transactions t ON r.outcome = 'duplicate' "
             + "AND t.merchant_id = $1 AND t.order_id = $2 AND t.transaction_id = $3"
+        static let functionParameterCount = bindingDataTypes.count - 2
         static let storedColumns =
             ReceiptColumns.identityColumns + ReceiptColumns.names + [
                 "request_hash", "response_format", "response_body",
@@ -80,7 +89,7 @@ enum PostgresRecordWriter {
                 .text, .text, .text, .text, .bytea, .bytea, .text, .text, .int8, .text, .text, .text, .int8, .text, .bool,
                 .text, .bool, .bool, .int8, .text, .int8, .text, .int8, .int8, .int8, .text, .text, .int8, .bool,
                 .text, .text,
-            ] + ReceiptColumns.columns.map { $0.kind == .text ? .text : .int8 }
+            ] + ReceiptColumns.columns.map { $0.kind == .text ? .text : .int8 } + [.text, .bool]
         typealias Row = (OutcomeName, StoredTransaction?)
 
         let record: TransactionRecord
@@ -109,6 +118,13 @@ enum PostgresRecordWriter {
                 case .integer(let integer): bindings.append(integer)
                 case .null: bindings.appendNull()
                 }
+            }
+            if let notification = record.notification {
+                bindings.append(notification.url)
+                bindings.append(notification.isOrderURL)
+            } else {
+                bindings.appendNull()
+                bindings.appendNull()
             }
             return bindings
         }

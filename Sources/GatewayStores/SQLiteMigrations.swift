@@ -233,6 +233,31 @@ enum SQLiteMigrations {
         CREATE INDEX IF NOT EXISTS transactions_by_card_last_four ON transactions (merchant_id, substr(card_number, -4));
         CREATE INDEX IF NOT EXISTS transactions_by_device_last_four ON transactions (merchant_id, substr(device_number, -4));
         """,
+        // ---- webhooks (issue 31) ----
+        // 11: the notification outbox, written in the transaction's own store transaction; the id
+        // increases in commit order and is the X-Notification-Id. A lease (owner, until) says
+        // which delivery loop is sending it.
+        """
+        CREATE TABLE IF NOT EXISTS notification_outbox (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            merchant_id TEXT NOT NULL,
+            order_id TEXT NOT NULL,
+            transaction_id TEXT NOT NULL,
+            url TEXT NOT NULL,
+            order_url INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            created_at_ms INTEGER NOT NULL,
+            next_attempt_at_ms INTEGER NOT NULL,
+            lease_owner TEXT,
+            lease_until_ms INTEGER,
+            delivered_at_ms INTEGER,
+            last_error TEXT
+        );
+        CREATE INDEX IF NOT EXISTS notification_outbox_due ON notification_outbox (status, next_attempt_at_ms);
+        CREATE INDEX IF NOT EXISTS notification_outbox_order ON notification_outbox (merchant_id, order_id, id);
+        """,
+        // ---- end webhooks ----
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

@@ -31,6 +31,16 @@ enum SQLiteRecordWriter {
                 [.text(record.merchantId), .text(record.orderId), .text(target)]
             )
         }
+        if let notification = record.notification {
+            try connection.query(
+                insertNotificationSQL,
+                [
+                    .text(record.merchantId), .text(record.orderId), .text(record.transactionId), .text(notification.url),
+                    .integer(notification.isOrderURL ? 1 : 0), .integer(record.time.milliseconds),
+                    .integer(record.time.milliseconds),
+                ]
+            )
+        }
         return .recorded
     }
 
@@ -54,6 +64,14 @@ enum SQLiteRecordWriter {
         }
         return true
     }
+
+    private static let insertNotificationSQL = FrequentSQL(
+        """
+        INSERT INTO notification_outbox
+            (merchant_id, order_id, transaction_id, url, order_url, status, created_at_ms, next_attempt_at_ms)
+        VALUES (?, ?, ?, ?, ?, 'PENDING', ?, ?)
+        """
+    )
 
     private static let markVoidedSQL = FrequentSQL(
         "UPDATE transactions SET voided = 1 WHERE merchant_id = ? AND order_id = ? AND transaction_id = ?"

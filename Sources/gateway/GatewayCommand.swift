@@ -12,6 +12,7 @@ struct GatewayCommand: AsyncParsableCommand {
             // Issue 32.
             MerchantCertificateCommand.self,
             OperatorCommand.self,
+            NotificationsCommand.self,
         ]
     )
 }

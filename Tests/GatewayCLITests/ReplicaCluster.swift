@@ -25,7 +25,8 @@ struct ReplicaCluster {
     let storeURL: String
     var replicas: [RunningGateway]
 
-    init(replicas count: Int, storeURL: String, storeTimeoutSeconds: Int = 5) async throws {
+    /// - Parameter environment: more GATEWAY_* settings for every replica.
+    init(replicas count: Int, storeURL: String, storeTimeoutSeconds: Int = 5, environment: [String: String] = [:]) async throws {
         self.storeURL = storeURL
         var replicas: [RunningGateway] = []
         for _ in 0..<count {
@@ -36,7 +37,7 @@ struct ReplicaCluster {
                     environment: [
                         "GATEWAY_STORE_TIMEOUT_SECONDS": "\(storeTimeoutSeconds)",
                         "GATEWAY_LOG_LEVEL": "notice",
-                    ]
+                    ].merging(environment) { $1 }
                 )
             )
         }

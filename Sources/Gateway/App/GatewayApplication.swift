@@ -30,7 +30,7 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
         metrics: services.metrics,
         decryptor: services.decryptor
     ).register(on: router)
-    let environment = ProcessingEnvironment(
+    var environment = ProcessingEnvironment(
         store: services.store,
         clock: services.clock,
         observer: services.metrics,
@@ -43,6 +43,7 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
         clock: services.clock,
         simulated: services.configuration.mode == .sandbox
     )
+    environment.outbox = services.outbox
     let sessions = SessionService(
         store: services.sessionStore,
         cipher: services.sessionCipher,
@@ -151,6 +152,22 @@ func buildApplication(
     }
     // The store's pool starts and stops with the server (the group stops the server first).
     application.addServices(services.storeServices)
+    // ---- webhooks: added after the pool, so it stops first ----
+    if let outbox = services.outbox {
+        application.addServices(
+            NotificationDelivery(
+                outbox: outbox,
+                store: services.store,
+                merchants: services.merchants,
+                settings: configuration.notifications,
+                production: configuration.mode == .production,
+                metrics: NotificationMetrics(registry: services.metrics.registry),
+                clock: services.clock,
+                logger: logger
+            )
+        )
+    }
+    // ---- end webhooks ----
     let (prepared, preparedSignal) = AsyncStream<Never>.makeStream()
     if let certificate = tls.certificate {
         // Issue 32: the certificate listener shares the store and the routes, and accepts

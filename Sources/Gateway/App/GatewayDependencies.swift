@@ -27,6 +27,8 @@ struct GatewayDependencies: Sendable {
     var consoleIdentityRoot: URL {
         URL(fileURLWithPath: configuration.sandboxAuthorityDirectory).deletingLastPathComponent().appending(path: "applepay")
     }
+    /// The same database's notification outbox; nil for a store without one.
+    var outbox: (any NotificationOutbox)?
     /// Seals session content at rest; nil (sessions off) in production without `sessions.encryptionKey`.
     var sessionCipher: SessionCipher?
     /// What the application runs for the store while it serves (PostgreSQL's connection pool).
@@ -55,6 +57,11 @@ struct GatewayDependencies: Sendable {
             }
             merchants[settings.id] = try MerchantLoader.load(settings)
         }
+        // ---- webhooks ----
+        for (id, notifications) in try NotificationSecrets.merchantNotifications(configuration) {
+            merchants[id]?.notifications = notifications
+        }
+        // ---- end webhooks ----
         self.merchants = merchants
         var roots = TrustRoots.apple
         for (index, path) in configuration.trustRootPaths.enumerated() {
@@ -84,6 +91,7 @@ struct GatewayDependencies: Sendable {
             authenticationStore = store as? any AuthenticationStore ?? NoAuthenticationStore()
             tokenStore = store as? any TokenStore ?? NoStore()
             consoleStore = store as? any ConsoleStore
+            outbox = store as? any NotificationOutbox
         } else {
             let opened = try configuration.openStore(sealingLegacyFingerprints: fingerprinter.sealLegacy)
             self.store = TimedTransactionStore(base: opened.store, metrics: metrics)
@@ -91,6 +99,7 @@ struct GatewayDependencies: Sendable {
             authenticationStore = opened.store as? any AuthenticationStore ?? NoAuthenticationStore()
             tokenStore = opened.store as? any TokenStore ?? NoStore()
             consoleStore = opened.store as? any ConsoleStore
+            outbox = opened.store as? any NotificationOutbox
             storeServices = opened.services
         }
         var sessionKey = configuration.sessions.encryptionKey

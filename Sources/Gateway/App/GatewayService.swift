@@ -85,8 +85,17 @@ public enum GatewayService {
         let configuration = try await loadConfiguration(overrides, environment: environment)
         let services = try GatewayDependencies(configuration: configuration, store: NoStore())
         let identities = services.merchants.values.map { $0.keyRing.identities.count }.reduce(0, +)
-        return "configuration is valid: \(configuration.mode.rawValue) mode, \(services.merchants.count) merchant(s), "
+        var summary =
+            "configuration is valid: \(configuration.mode.rawValue) mode, \(services.merchants.count) merchant(s), "
             + "\(identities) Apple Pay identit\(identities == 1 ? "y" : "ies"), store \(StoreLocation.redacted(configuration.storeURL))"
+        // Sandbox only: the generated notification secret a receiver checks (production's is configured).
+        if configuration.mode == .sandbox {
+            for id in services.merchants.keys.sorted() {
+                guard let secret = services.merchants[id]?.notifications?.secret else { continue }
+                summary += "\nmerchant \(id) notification secret (X-Notification-Secret): \(secret)"
+            }
+        }
+        return summary
     }
 
     /// A sandbox token for one of the configured merchants: the paymentData JSON text.

@@ -64,7 +64,8 @@ extension GatewayConfiguration {
         guard !merchantIds.isEmpty else {
             throw ConfigurationError(key: "merchants", problem: "must list at least one merchant id")
         }
-        merchants = try merchantIds.map { id throws(ConfigurationError) in try Self.merchant(id, values) }
+        merchants = try merchantIds.map { id throws(ConfigurationError) in try Self.merchant(id, values, mode: mode) }
+        notifications = try NotificationSettings(values)
         sessions = try SessionSettings(
             lifetimeSeconds: values.int("sessions.lifetimeSeconds"),
             encryptionKey: values.string("sessions.encryptionKey")
@@ -92,7 +93,7 @@ extension GatewayConfiguration {
         return limits
     }
 
-    private static func merchant(_ id: String, _ values: ConfigValues) throws(ConfigurationError) -> MerchantSettings {
+    private static func merchant(_ id: String, _ values: ConfigValues, mode: Mode) throws(ConfigurationError) -> MerchantSettings {
         guard (1...40).contains(id.count), id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
         else { throw ConfigurationError(key: "merchants", problem: "has an invalid merchant id '\(id)'") }
         let prefix = "merchant.\(id)"
@@ -157,7 +158,8 @@ extension GatewayConfiguration {
             testCards: testCards,
             radialDecrypt: radialDecrypt,
             tokens: try tokenRepository(id, values),
-            clientCertificates: try clientCertificates(id, values)
+            clientCertificates: try clientCertificates(id, values),
+            notifications: try merchantNotifications(id, values, mode: mode)
         )
     }
 }

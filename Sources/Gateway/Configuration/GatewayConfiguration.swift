@@ -44,6 +44,12 @@ import GatewayStores
 /// | `merchant.<ID>.tokens.verificationStrategy` | `acquirer` (a VERIFY through the simulator), `basic` (the card's format), `none`: what a card is checked with before it is stored | `basic` |
 /// | `merchant.<ID>.tokens.repositoryId` | string, 1-40 letters, digits, `-` or `_`: the `repositoryId` token responses show | the merchant id |
 /// | `sessions.lifetimeSeconds` | int, 60-86400: how long a session lives after it is created | `3600` |
+/// | `merchant.<ID>.notifications.url` | URL: where the merchant's webhook notifications go (`order.notificationUrl` overrides it); production: `https` only | none |
+/// | `merchant.<ID>.notifications.secret` | 16-128 characters, secret: sent as `X-Notification-Secret` | sandbox: generated into `data/` |
+/// | `notifications.retryHorizonSeconds`, `.initialRetrySeconds`, `.maxRetrySeconds` | ints: retries back off exponentially with jitter from the initial delay to the maximum, until the horizon | `259200`, `1`, `3600` |
+/// | `notifications.connectTimeoutSeconds`, `.timeoutSeconds` | ints: per attempt | `5`, `10` |
+/// | `notifications.allowedHosts` | string array: hosts production may notify although they resolve to private addresses | none |
+/// | `notifications.pollIntervalMilliseconds`, `.concurrency` | ints: the delivery loop's poll and parallel sends | `50`, `16` |
 /// | `sessions.encryptionKey` | 64 hex characters (AES-256), secret: seals session card data at rest | sandbox: generated into `data/` |
 /// | `server.tls.certificate` | path: the server's PEM certificate chain, leaf first; reloaded on SIGHUP | none: plain HTTP |
 /// | `server.tls.privateKey` | path: its PEM private key; reloaded on SIGHUP | |
@@ -89,6 +95,8 @@ struct GatewayConfiguration: Sendable {
         var tokens: TokenRepository?
         /// Issue 32: the certificates this merchant may authenticate with.
         var clientCertificates: [ClientCertificateSettings] = []
+        /// `merchant.<ID>.notifications.*`; nil: no notifications.
+        var notifications: MerchantNotificationSettings?
     }
 
     struct IdentitySettings: Sendable {
@@ -121,6 +129,8 @@ struct GatewayConfiguration: Sendable {
     var tls: TLSSettings?
     var certificateAuthenticationPort: Int?
     var sandboxTLSDirectory = "data/tls"
+    /// `notifications.*`: the webhook delivery loop.
+    var notifications = NotificationSettings()
 
     /// The store the URL names.
     var storeLocation: StoreLocation {

@@ -18,6 +18,8 @@ package struct FollowOnRequest: Sendable, Hashable {
     package var transactionReference: String?
     package var transactionSource: String
     package var echo: RequestEcho
+    /// `order.notificationUrl`: where this order's notifications go instead of the merchant's URL.
+    package var notificationURL: String? = nil
 
     package init(
         operation: Operation,

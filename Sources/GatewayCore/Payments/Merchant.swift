@@ -12,6 +12,8 @@ package struct Merchant: Sendable {
     package let acquirer: any Acquirer
     /// The merchant's token repository: a token names a card of this merchant's only.
     package let tokens: TokenRepository
+    /// Webhook notifications (`merchant.<ID>.notifications.*`); nil: none.
+    package var notifications: MerchantNotifications? = nil
 
     package init(
         id: String,

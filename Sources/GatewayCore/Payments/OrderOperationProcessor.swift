@@ -13,6 +13,16 @@ package struct OrderOperationProcessor: Sendable {
         self.environment = environment
     }
 
+    /// A follow-on without its own `order.notificationUrl` goes where the order's earlier ones went.
+    private func notification(_ request: FollowOnRequest, _ context: TransactionContext) async throws -> QueuedNotification? {
+        guard let settings = context.merchant.notifications else { return nil }
+        var orderURL: String?
+        if request.notificationURL == nil, let outbox = environment.outbox {
+            orderURL = try await outbox.orderNotificationURL(merchantId: context.merchant.id, orderId: context.orderId)
+        }
+        return QueuedNotification.route(requestURL: request.notificationURL, orderURL: orderURL, merchant: settings)
+    }
+
     package func process(_ request: FollowOnRequest, _ context: TransactionContext, logger: Logger) async throws -> ProcessedTransaction {
         try await environment.locks.withLock(context.orderKey) {
             // The lock above covers this process only. When another replica records on the order
@@ -78,7 +88,7 @@ package struct OrderOperationProcessor: Sendable {
         )
         // The order stays authenticated as its payment was (3-D Secure), as it keeps its card.
         receipt.authentication = transactions.last { $0.receipt.authentication != nil }?.receipt.authentication
-        let record = TransactionRecord(
+        var record = TransactionRecord(
             receipt: receipt,
             operation: request.operation.apiOperation,
             requestHash: context.fingerprint.value,
@@ -89,6 +99,7 @@ package struct OrderOperationProcessor: Sendable {
             voidsTarget: plan.voidsTarget && outcome.succeeded,
             expectedOrderVersion: order.version
         )
+        record.notification = try await notification(request, context)
         return try await environment.commit(record, context, logger: logger)
     }
 }

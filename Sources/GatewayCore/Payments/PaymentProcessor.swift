@@ -133,7 +133,7 @@ package struct PaymentProcessor: Sendable {
             echo: request.echo
         )
         receipt.authentication = authentication
-        return TransactionRecord(
+        var record = TransactionRecord(
             receipt: receipt,
             operation: request.operation.apiOperation,
             requestHash: context.fingerprint.value,
@@ -144,6 +144,13 @@ package struct PaymentProcessor: Sendable {
             voidsTarget: false,
             expectedOrderVersion: existingOrder?.version
         )
+        // An order's first transaction (a declined one's retry included) names its URL itself.
+        record.notification = QueuedNotification.route(
+            requestURL: request.notificationURL,
+            orderURL: nil,
+            merchant: context.merchant.notifications
+        )
+        return record
     }
 
     /// The card a request pays with, as the response shows it and the acquirer is asked.

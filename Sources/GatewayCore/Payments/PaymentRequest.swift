@@ -83,6 +83,8 @@ package struct PaymentRequest: Sendable {
     /// `authentication.transactionId`: the 3-D Secure authentication on this order the payment
     /// carries (a plain card's; an Apple Pay payment is authenticated by its cryptogram).
     package var authenticationTransactionId: String?
+    /// `order.notificationUrl`: where this order's notifications go instead of the merchant's URL.
+    package var notificationURL: String? = nil
 
     package init(
         operation: Operation,

@@ -11,6 +11,8 @@ package struct ProcessingEnvironment: Sendable {
     let observer: any PaymentObserver
     /// The payer authentications an AUTHORIZE or PAY may name (the same database's).
     package let authentications: any AuthenticationStore
+    /// Where a follow-on finds the notification URL its order chose; nil: no outbox.
+    package var outbox: (any NotificationOutbox)? = nil
 
     package init(
         store: any TransactionStore,

@@ -19,6 +19,9 @@ package struct TransactionRecord: Sendable {
     package var voidsTarget: Bool
     /// Precondition: the order version the transaction was decided on; nil when there was no order yet.
     package var expectedOrderVersion: Int64?
+    /// The webhook notification queued with the transaction (the outbox row is written in the
+    /// same store transaction); nil: none.
+    package var notification: QueuedNotification? = nil
 
     package init(
         receipt: TransactionReceipt,

@@ -15,13 +15,15 @@ extension FollowOnRequest {
             }
             amount = try Amount.reading(reader, "transaction.amount", currency)
         }
-        return FollowOnRequest(
+        var request = FollowOnRequest(
             operation: operation,
             amount: amount,
             targetTransactionId: targetTransactionId,
             transactionReference: reader.text("transaction.reference"),
             transactionSource: reader.text("transaction.source") ?? "INTERNET"
         )
+        request.notificationURL = reader.text("order.notificationUrl")
+        return request
     }
 }
 

@@ -35,6 +35,7 @@ extension PaymentRequest {
             source: try source(reader, walletProvider: walletProvider)
         )
         request.authenticationTransactionId = reader.text("authentication.transactionId")
+        request.notificationURL = reader.text("order.notificationUrl")
         return request
     }
 

@@ -1,0 +1,209 @@
+import AsyncHTTPClient
+import Foundation
+import GatewayCore
+import Logging
+import MPGSAPI
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// The delivery loop: leases due notifications from the outbox, POSTs each transaction (as
+/// Retrieve Transaction returns it) to its URL, and records the outcome. Any 2xx is delivered;
+/// anything else is retried with backoff until the horizon, then failed and counted. At least
+/// once: a notification is marked delivered only after its 2xx, so a crash in between sends it
+/// again, with the same `X-Notification-Id`.
+struct NotificationDelivery: Service {
+    let outbox: any NotificationOutbox
+    let store: any TransactionStore
+    let merchants: [String: Merchant]
+    let settings: NotificationSettings
+    let production: Bool
+    let metrics: NotificationMetrics
+    let clock: @Sendable () -> Date
+    let logger: Logger
+    /// This process's name on its leases.
+    let owner = UUID().uuidString
+
+    /// The most of a receiver's answer that is read: its status is what counts.
+    static let maxResponseBytes = 4096
+
+    func run() async throws {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(Int64(settings.connectTimeoutSeconds)), read: .seconds(Int64(settings.timeoutSeconds)))
+        )
+        configuration.decompression = .disabled
+        // One connection attempt per delivery attempt: the outbox's backoff, not the pool's, retries.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        await cancelWhenGracefulShutdown { await loop(client) }
+        try? await client.shutdown()
+    }
+
+    private func loop(_ client: HTTPClient) async {
+        var lastBacklog = Date.distantPast
+        while !Task.isCancelled {
+            let now = clock()
+            if now.timeIntervalSince(lastBacklog) >= 1 {
+                lastBacklog = now
+                await recordBacklog(now)
+            }
+            let leased: [OutboxNotification]
+            do {
+                // A few rounds of sends per lease, so a busy outbox costs few lease writes.
+                leased = try await outbox.leaseNotifications(
+                    owner: owner,
+                    now: now,
+                    leaseUntil: now.addingTimeInterval(TimeInterval(settings.leaseSeconds)),
+                    limit: settings.concurrency * 4
+                )
+            } catch {
+                logger.warning("notification outbox unavailable", metadata: ["error": "\(type(of: error))"])
+                leased = []
+            }
+            if leased.isEmpty {
+                try? await Task.sleep(for: .milliseconds(settings.pollIntervalMilliseconds))
+                continue
+            }
+            await deliverBatch(leased, client)
+        }
+    }
+
+    /// Sends a leased batch, at most `concurrency` at once, and marks the delivered ones in one
+    /// write (each mark is a durable commit: one per notification was the loop's main cost).
+    private func deliverBatch(_ leased: [OutboxNotification], _ client: HTTPClient) async {
+        let delivered = await withTaskGroup(of: OutboxNotification?.self) { group in
+            var waiting = leased[...]
+            var delivered: [OutboxNotification] = []
+            for _ in 0..<settings.concurrency {
+                guard let next = waiting.popFirst() else { break }
+                group.addTask { await deliver(next, client) }
+            }
+            for await finished in group {
+                if let finished { delivered.append(finished) }
+                if let next = waiting.popFirst() { group.addTask { await deliver(next, client) } }
+            }
+            return delivered
+        }
+        guard !delivered.isEmpty else { return }
+        do {
+            let marked = try await outbox.notificationsDelivered(ids: delivered.map(\.id), owner: owner, at: clock())
+            for notification in delivered where marked.contains(notification.id) {
+                metrics.notificationDelivered()
+                logger.info("notification delivered", metadata: Self.metadata(notification))
+            }
+        } catch {
+            // The leases expire and the notifications go again: at least once, never lost.
+            logger.warning("notification outcomes not recorded", metadata: ["error": "\(type(of: error))", "count": "\(delivered.count)"])
+        }
+    }
+
+    private static func metadata(_ notification: OutboxNotification) -> Logger.Metadata {
+        [
+            "notificationId": "\(notification.id)", "merchant": "\(notification.merchantId)",
+            "orderId": "\(notification.orderId)", "transactionId": "\(notification.transactionId)",
+            "attempt": "\(notification.attempts)",
+        ]
+    }
+
+    private func recordBacklog(_ now: Date) async {
+        guard let backlog = try? await outbox.notificationBacklog() else { return }
+        let age = backlog.oldestPendingCreatedAt.map { max(0, now.timeIntervalSince($0)) } ?? 0
+        metrics.backlog(pending: backlog.pending, oldestAgeSeconds: age)
+    }
+
+    /// One attempt; the notification when it was delivered (marked with its batch), else nil
+    /// with the failure recorded.
+    private func deliver(_ notification: OutboxNotification, _ client: HTTPClient) async -> OutboxNotification? {
+        var metadata = Self.metadata(notification)
+        let outcome = await attempt(notification, client)
+        do {
+            switch outcome {
+            case .delivered:
+                return notification
+            case .failed(let cause, let permanent):
+                metadata["cause"] = "\(cause)"
+                metrics.attemptFailed(cause: cause)
+                let retryAt =
+                    permanent
+                    ? nil : settings.retry.nextAttempt(afterAttempts: notification.attempts, createdAt: notification.createdAt, now: clock())
+                guard try await outbox.notificationAttemptFailed(id: notification.id, owner: owner, cause: cause, retryAt: retryAt)
+                else { return nil }
+                if let retryAt {
+                    metadata["retryAt"] = "\(retryAt.timeIntervalSince1970)"
+                    logger.notice("notification attempt failed", metadata: metadata)
+                } else {
+                    metrics.notificationFailed()
+                    logger.warning("notification failed: retry horizon passed", metadata: metadata)
+                }
+            }
+        } catch {
+            // The lease expires and another attempt follows: at least once, never lost.
+            logger.warning("notification outcome not recorded", metadata: metadata.merging(["error": "\(type(of: error))"]) { $1 })
+        }
+        return nil
+    }
+
+    enum Outcome {
+        case delivered(Int)
+        /// The cause, as the failure metric labels it; a permanent one (a URL this gateway will
+        /// never send to) is not retried.
+        case failed(String, permanent: Bool = false)
+    }
+
+    /// One POST; never throws, every failure is a cause.
+    private func attempt(_ notification: OutboxNotification, _ client: HTTPClient) async -> Outcome {
+        guard let secret = merchants[notification.merchantId]?.notifications?.secret else { return .failed("merchant_not_configured") }
+        let target: NotificationTarget
+        do {
+            target = try NotificationTarget(parsing: notification.url, production: production)
+            let allowed = settings.allowedHosts
+            let production = production
+            try await NIOThreadPool.singleton.runIfActive {
+                try target.checkAddresses(production: production, allowedHosts: allowed)
+            }
+        } catch let refusal as NotificationTargetRefusal {
+            return .failed(refusal.cause, permanent: refusal.isPermanent)
+        } catch {
+            return .failed("resolver")
+        }
+        let stored: StoredTransaction?
+        do {
+            stored = try await store.transaction(
+                merchantId: notification.merchantId,
+                orderId: notification.orderId,
+                transactionId: notification.transactionId
+            )
+        } catch {
+            return .failed("store_unavailable")
+        }
+        guard let stored else { return .failed("transaction_missing") }
+        var request = HTTPClientRequest(url: target.url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "X-Notification-Secret", value: secret)
+        request.headers.add(name: "X-Notification-Id", value: "\(notification.id)")
+        request.headers.add(name: "X-Notification-Attempt", value: "\(notification.attempts)")
+        request.headers.add(name: "User-Agent", value: "applepay-gateway-notifications")
+        request.body = .bytes(ByteBuffer(bytes: NotificationBody.bytes(stored)))
+        do {
+            let response = try await client.execute(request, timeout: .seconds(Int64(settings.timeoutSeconds)))
+            // Read at most a few KiB of the answer, then stop: a receiver cannot make us buffer more.
+            var read = 0
+            for try await part in response.body {
+                read += part.readableBytes
+                if read > Self.maxResponseBytes { break }
+            }
+            let code = Int(response.status.code)
+            return (200..<300).contains(code) ? .delivered(code) : .failed("http_\(code / 100)xx")
+        } catch let error as HTTPClientError {
+            switch error {
+            case .connectTimeout: return .failed("connect_timeout")
+            case .deadlineExceeded, .readTimeout: return .failed("timeout")
+            default: return .failed("connection")
+            }
+        } catch {
+            return .failed("connection")
+        }
+    }
+}
