@@ -38,13 +38,13 @@ RUN cp "$(swift build --package-path /build -c release --show-bin-path)/gateway"
 FROM debian:bookworm-slim
 
 # What `ldd` lists for the binary and the backtracer: libssl3 (libcrypto.so.3, and the legacy
-# provider Keychain's PKCS#12 bundles need), libsqlite3-0, and the C++ runtime the statically
-# linked Swift runtime uses (libstdc++6, libgcc-s1). ca-certificates for outbound TLS (a future
-# acquirer or database connection).
+# provider Keychain's PKCS#12 bundles need), libsqlite3-0, zlib1g (libz.so.1: the webhook
+# client's response decompression), and the C++ runtime the statically linked Swift runtime uses
+# (libstdc++6, libgcc-s1). ca-certificates for outbound TLS (webhook deliveries, a database).
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get -q update \
-    && apt-get -q install -y --no-install-recommends libssl3 libsqlite3-0 libstdc++6 libgcc-s1 ca-certificates \
+    && apt-get -q install -y --no-install-recommends libssl3 libsqlite3-0 zlib1g libstdc++6 libgcc-s1 ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 
 # A fixed numeric id, so Kubernetes' runAsNonRoot can verify it and volumes can be chowned to it.
