@@ -2,6 +2,7 @@ import ApplePayToken
 import GatewayCore
 import GatewayHTTP
 import Hummingbird
+import Logging
 import WireJSON
 
 /// Tokenization: Create or Update Token (`POST .../token`, gateway-generated; `PUT .../token/{id}`,
@@ -34,33 +35,9 @@ package struct TokenRoutes: Sendable {
     private func create(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let (version, merchant) = try authenticated(request, context)
         let reader = try await tokenRequest(request, version: version, merchant: merchant)
-        let tokenRequest = try TokenRequest.reading(reader, repository: merchant.tokens)
-        let verification = await tokenRequest.verify(with: merchant.acquirer)
-        let correlationId = reader.text("correlationId")
-        guard verification.storesCard else {
-            return GatewayRoutes.json(
-                .created,
-                TokenView.notStored(
-                    tokenRequest.card,
-                    repository: merchant.tokens,
-                    strategy: tokenRequest.verificationStrategy,
-                    outcome: verification,
-                    token: nil,
-                    correlationId: correlationId
-                )
-            )
+        return try await verifiedAndStored(reader, merchant, status: .created, existingToken: nil, context, event: "token created") {
+            try await tokens.create(merchantId: merchant.id, card: $0.card, format: merchant.tokens.format)
         }
-        let token = try await tokens.create(merchantId: merchant.id, card: tokenRequest.card, format: merchant.tokens.format)
-        context.logger.info("token created", metadata: ["merchant": .string(merchant.id)])
-        return GatewayRoutes.json(
-            .created,
-            TokenView.json(
-                token,
-                repository: merchant.tokens,
-                verification: (tokenRequest.verificationStrategy, verification),
-                correlationId: correlationId
-            )
-        )
     }
 
     private func update(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
@@ -70,28 +47,45 @@ package struct TokenRoutes: Sendable {
             throw CardTokenRejection.notFound
         }
         let reader = try await tokenRequest(request, version: version, merchant: merchant)
+        return try await verifiedAndStored(reader, merchant, status: .ok, existingToken: token.stored.token, context, event: "token updated") {
+            try await tokens.update(token, card: $0.card, format: merchant.tokens.format)
+        }
+    }
+
+    /// Create and Update alike: the card is verified as the request or repository says, and
+    /// stored by `store` only when the verification lets it be; a refused card answers with the
+    /// verification and no (new) card.
+    private func verifiedAndStored(
+        _ reader: RequestReader,
+        _ merchant: Merchant,
+        status: HTTPResponse.Status,
+        existingToken: String?,
+        _ context: GatewayRequestContext,
+        event: Logger.Message,
+        store: (TokenRequest) async throws -> TokenService.OpenToken
+    ) async throws -> Response {
         let tokenRequest = try TokenRequest.reading(reader, repository: merchant.tokens)
         let verification = await tokenRequest.verify(with: merchant.acquirer)
         let correlationId = reader.text("correlationId")
         guard verification.storesCard else {
             return GatewayRoutes.json(
-                .ok,
+                status,
                 TokenView.notStored(
                     tokenRequest.card,
                     repository: merchant.tokens,
                     strategy: tokenRequest.verificationStrategy,
                     outcome: verification,
-                    token: token.stored.token,
+                    token: existingToken,
                     correlationId: correlationId
                 )
             )
         }
-        let updated = try await tokens.update(token, card: tokenRequest.card, format: merchant.tokens.format)
-        context.logger.info("token updated", metadata: ["merchant": .string(merchant.id)])
+        let stored = try await store(tokenRequest)
+        context.logger.info(event, metadata: ["merchant": .string(merchant.id)])
         return GatewayRoutes.json(
-            .ok,
+            status,
             TokenView.json(
-                updated,
+                stored,
                 repository: merchant.tokens,
                 verification: (tokenRequest.verificationStrategy, verification),
                 correlationId: correlationId
