@@ -9,7 +9,7 @@ page is kept in SCREENSHOTS (default .build/console-screenshots).
 
 Usage: .ci/console-browser/run.py [GATEWAY_BINARY]   (default .build/debug/gateway)
 """
-import base64, json, os, re, shutil, subprocess, sys, tempfile, time, urllib.request
+import base64, hashlib, json, os, re, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
 from axe_selenium_python import Axe
 from selenium import webdriver
@@ -170,6 +170,30 @@ try:
     click(By.PARTIAL_LINK_TEXT, "Open order sandbox-")
     check("AUTHORIZED" in driver.page_source and "Apple Pay device number" in driver.page_source,
           "the sandbox payment's order is an authorized Apple Pay order")
+
+    # Integration settings: a second API password generated and used by the API, then the
+    # first retired (the rotation the gateway allows); the notification secret and delivery log.
+    def api_status(password):
+        request = urllib.request.Request(
+            f"{base}/api/rest/version/100/merchant/TESTMERCHANT/order/no-such-order",
+            headers={"Authorization": "Basic " + base64.b64encode(f"merchant.TESTMERCHANT:{password}".encode()).decode()})
+        try:
+            return urllib.request.urlopen(request).status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    first = "00112233445566778899aabbccddeeff"
+    click(By.LINK_TEXT, "Integration settings")
+    check("X-Notification-Secret" in driver.page_source and "Delivery log" in driver.page_source,
+          "the integration page shows the notification secret and the delivery log")
+    click(By.XPATH, "//button[text()='Generate a second API password']")
+    second = driver.find_element(By.CSS_SELECTOR, ".message code").text
+    check(len(second) == 32 and api_status(second) == 404 and api_status(first) == 404,
+          "a generated second password works beside the first")
+    page("integration")
+    fingerprint = hashlib.sha256(first.encode()).hexdigest()[:8]
+    click(By.CSS_SELECTOR, f"button[aria-label='Retire password {fingerprint}']")
+    check(api_status(first) == 401 and api_status(second) == 404, "the first password, retired, is refused")
 
     click(By.LINK_TEXT, "Audit log")
     check("REFUND" in driver.page_source and "CAPTURE" in driver.page_source, "the audit log shows the actions")

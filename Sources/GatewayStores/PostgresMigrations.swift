@@ -649,6 +649,19 @@ enum PostgresMigrations {
             "CREATE INDEX IF NOT EXISTS notification_outbox_order ON notification_outbox (merchant_id, order_id, id)",
         ],
         // ---- end webhooks ----
+        // 13: API password rotation in Merchant Administration, as SQLite's step 12.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS api_password_changes (
+                merchant_id text NOT NULL,
+                digest text NOT NULL,
+                kind text NOT NULL,
+                operator_name text NOT NULL,
+                time_ms bigint NOT NULL,
+                PRIMARY KEY (merchant_id, digest, kind)
+            )
+            """
+        ],
     ]
 
     private static func sealLegacyFingerprints(

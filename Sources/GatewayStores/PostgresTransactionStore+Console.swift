@@ -244,7 +244,7 @@ extension PostgresTransactionStore: ConsoleStore {
     }
 
     /// Runs a statement ending in RETURNING 1; whether it touched a row.
-    private func changes(_ statement: PostgresQuery) async throws -> Bool {
+    func changes(_ statement: PostgresQuery) async throws -> Bool {
         try await run { connection in
             let rows = try await connection.query(statement, logger: self.logger)
             var changed = false

@@ -59,12 +59,13 @@ extension PostgresTransactionStore: NotificationOutbox {
         ) { try $0.integer("id") }.isEmpty
     }
 
-    package func notifications(status: OutboxNotification.Status?, limit: Int) async throws -> [OutboxNotification] {
+    package func notifications(merchantId: String?, status: OutboxNotification.Status?, limit: Int) async throws -> [OutboxNotification] {
         let status = status?.rawValue
         return try await rows(
             """
             SELECT \(unescaped: OutboxColumns.selectList) FROM notification_outbox
-            WHERE \(status)::text IS NULL OR status = \(status) ORDER BY id DESC LIMIT \(Int64(limit))
+            WHERE (\(status)::text IS NULL OR status = \(status)) AND (\(merchantId)::text IS NULL OR merchant_id = \(merchantId))
+            ORDER BY id DESC LIMIT \(Int64(limit))
             """,
             OutboxColumns.notification
         )

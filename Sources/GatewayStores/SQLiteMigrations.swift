@@ -258,6 +258,18 @@ enum SQLiteMigrations {
         CREATE INDEX IF NOT EXISTS notification_outbox_order ON notification_outbox (merchant_id, order_id, id);
         """,
         // ---- end webhooks ----
+        // 12: API password rotation in Merchant Administration: an append-only log of passwords
+        // added and retired, by the SHA-256 of each (never the password).
+        """
+        CREATE TABLE IF NOT EXISTS api_password_changes (
+            merchant_id TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            operator_name TEXT NOT NULL,
+            time_ms INTEGER NOT NULL,
+            PRIMARY KEY (merchant_id, digest, kind)
+        );
+        """,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

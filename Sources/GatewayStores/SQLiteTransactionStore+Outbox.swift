@@ -74,14 +74,14 @@ extension SQLiteTransactionStore: NotificationOutbox {
         }
     }
 
-    package func notifications(status: OutboxNotification.Status?, limit: Int) async throws -> [OutboxNotification] {
+    package func notifications(merchantId: String?, status: OutboxNotification.Status?, limit: Int) async throws -> [OutboxNotification] {
         try await run { connection in
             try connection.rows(
                 """
                 SELECT \(OutboxColumns.selectList) FROM notification_outbox
-                WHERE ?1 IS NULL OR status = ?1 ORDER BY id DESC LIMIT ?2
+                WHERE (?1 IS NULL OR status = ?1) AND (?3 IS NULL OR merchant_id = ?3) ORDER BY id DESC LIMIT ?2
                 """,
-                [SQLiteValue(status?.rawValue), .integer(Int64(limit))]
+                [SQLiteValue(status?.rawValue), .integer(Int64(limit)), SQLiteValue(merchantId)]
             ).map(OutboxColumns.notification)
         }
     }

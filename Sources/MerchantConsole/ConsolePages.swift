@@ -15,7 +15,7 @@ struct ConsolePages: Sendable {
             ("header", LayoutTemplates.header), ("footer", LayoutTemplates.footer), ("login", LoginTemplate.text),
             ("orders", OrdersTemplate.text), ("order", OrderTemplate.text), ("audit", AuditTemplate.text),
             ("message", MessageTemplate.text), ("certificates", CertificatesTemplate.text),
-            ("sandbox", SandboxTemplate.text),
+            ("sandbox", SandboxTemplate.text), ("integration", IntegrationTemplate.text),
         ]
         for (name, text) in templates {
             do { try library.register(text, named: name) } catch { preconditionFailure("console template \(name): \(error)") }

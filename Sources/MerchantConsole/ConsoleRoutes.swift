@@ -58,6 +58,7 @@ package struct ConsoleRoutes: Sendable {
         }
         registerApplePay(on: router)
         registerSandbox(on: router)
+        registerIntegration(on: router)
     }
 
     /// The values the layout needs for a logged-in operator.

@@ -21,6 +21,8 @@ package struct ConsoleServices: Sendable {
     package var identities: (any ApplePayIdentityManaging)?
     /// Sandbox mode's test payments; nil (production) hides the sandbox page.
     package var sandbox: (any SandboxPaymentRunning)?
+    /// The notification outbox, for the delivery log on the integration page; nil: none.
+    package var outbox: (any NotificationOutbox)?
 
     package init(
         store: any ConsoleStore,
@@ -33,7 +35,8 @@ package struct ConsoleServices: Sendable {
         secureCookies: Bool = false,
         clock: @escaping @Sendable () -> Date = { Date() },
         identities: (any ApplePayIdentityManaging)? = nil,
-        sandbox: (any SandboxPaymentRunning)? = nil
+        sandbox: (any SandboxPaymentRunning)? = nil,
+        outbox: (any NotificationOutbox)? = nil
     ) {
         self.store = store
         self.transactions = transactions
@@ -46,5 +49,6 @@ package struct ConsoleServices: Sendable {
         self.clock = clock
         self.identities = identities
         self.sandbox = sandbox
+        self.outbox = outbox
     }
 }

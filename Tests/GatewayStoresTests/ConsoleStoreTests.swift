@@ -144,4 +144,21 @@ struct ConsoleStoreTests {
         #expect(try await store.auditEntries(merchantId: "M", limit: 2).map(\.action) == [.logout, .refund])
         #expect(try await store.auditEntries(merchantId: "OTHER", limit: 10).count == 1)
     }
+
+    @Test("API password changes: kept oldest first for every merchant, each recorded once, unreadable kinds refused", arguments: StoreKind.allCases)
+    func apiPasswordChanges(kind: StoreKind) async throws {
+        let store = try await Self.open(try StoreFixture(kind))
+        let added = APIPasswordChange(merchantId: "M", digest: String(repeating: "a", count: 64), kind: .added, operatorName: "ada", time: Self.start)
+        var retired = added
+        retired.kind = .retired
+        retired.time = Self.start.addingTimeInterval(60)
+        var other = added
+        other.merchantId = "OTHER"
+        other.time = Self.start.addingTimeInterval(30)
+        #expect(try await store.recordAPIPasswordChange(added))
+        #expect(try await !store.recordAPIPasswordChange(added))  // the same form posted twice
+        #expect(try await store.recordAPIPasswordChange(retired))
+        #expect(try await store.recordAPIPasswordChange(other))
+        #expect(try await store.apiPasswordChanges() == [added, other, retired])
+    }
 }

@@ -37,7 +37,7 @@ struct NotificationOutboxTests {
         stale.expectedOrderVersion = 7
         #expect(try await store.record(stale) == .orderChanged)
 
-        let all = try await store.notifications(status: nil, limit: 10)
+        let all = try await store.notifications(merchantId: nil, status: nil, limit: 10)
         #expect(all.map(\.orderId) == ["A"])
         let row = try #require(all.first)
         #expect(row.status == .pending && row.attempts == 0 && row.transactionId == "1")
@@ -92,7 +92,7 @@ struct NotificationOutboxTests {
         #expect(again.map(\.attempts) == [2])
         #expect(again.first?.lastError == "http_5xx")
         #expect(try await store.notificationAttemptFailed(id: leased.id, owner: "o", cause: "connection", retryAt: nil))
-        #expect(try await store.notifications(status: .failed, limit: 5).map(\.id) == [leased.id])
+        #expect(try await store.notifications(merchantId: nil, status: .failed, limit: 5).map(\.id) == [leased.id])
         #expect(try await store.notificationBacklog().pending == 0)
 
         #expect(try await store.redeliverNotification(id: leased.id, at: t1))

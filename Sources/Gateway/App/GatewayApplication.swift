@@ -116,7 +116,8 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
                     ConsoleSandboxPayments(
                         payment: SandboxConsolePayment(issuer: issuer, processor: routes.processor, fingerprinter: services.fingerprinter)
                     )
-                }
+                },
+                outbox: services.outbox
             )
         ).register(on: router)
     }
@@ -188,9 +189,16 @@ func buildApplication(
         application.addServices(certificateApplication)
     }
     if tls.main != nil { application.addServices(TLSReloadService(listeners: tls, logger: logger)) }
+    // API password rotations from Merchant Administration: applied before the first request;
+    // followed every few seconds when other replicas share the store.
+    let passwordRefresh = services.consoleStore.map {
+        APIPasswordRefresh(store: $0, merchants: services.merchants, interval: APIPasswordRefresh.sharedStoreInterval, logger: logger)
+    }
+    if let passwordRefresh, services.storeIsShared { application.addServices(passwordRefresh) }
     application.beforeServerStarts {
         defer { preparedSignal.finish() }
         try await services.store.prepare()
+        try await passwordRefresh?.apply()
     }
     return application
 }

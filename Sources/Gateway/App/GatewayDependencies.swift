@@ -2,6 +2,7 @@ import ApplePaySandbox
 import ApplePayToken
 import Foundation
 import GatewayCore
+import GatewayStores
 import MPGSAPI
 import ServiceLifecycle
 
@@ -31,6 +32,9 @@ struct GatewayDependencies: Sendable {
     var outbox: (any NotificationOutbox)?
     /// Seals session content at rest; nil (sessions off) in production without `sessions.encryptionKey`.
     var sessionCipher: SessionCipher?
+    /// Whether other replicas may share the store (PostgreSQL), so changes made through one
+    /// replica's console must be read back by the others.
+    var storeIsShared: Bool { consoleStore is PostgresTransactionStore }
     /// What the application runs for the store while it serves (PostgreSQL's connection pool).
     var storeServices: [any Service] = []
     var decryptor: ApplePayTokenDecryptor

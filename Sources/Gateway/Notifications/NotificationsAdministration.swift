@@ -14,7 +14,7 @@ public enum NotificationsAdministration {
             }
             wanted = parsed
         }
-        let rows = try await withOutbox(overrides) { try await $0.notifications(status: wanted, limit: limit) }
+        let rows = try await withOutbox(overrides) { try await $0.notifications(merchantId: nil, status: wanted, limit: limit) }
         guard !rows.isEmpty else { return "no notifications" }
         return rows.map(line).joined(separator: "\n")
     }

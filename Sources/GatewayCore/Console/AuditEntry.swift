@@ -20,6 +20,9 @@ package struct AuditEntry: Sendable, Hashable {
         case applePayCertificateInstalled = "APPLE_PAY_CERTIFICATE_INSTALLED"
         case applePayIdentityRetired = "APPLE_PAY_IDENTITY_RETIRED"
         case sandboxPayment = "SANDBOX_PAYMENT"
+        case apiPasswordAdded = "API_PASSWORD_ADDED"
+        case apiPasswordRetired = "API_PASSWORD_RETIRED"
+        case notificationRedelivered = "NOTIFICATION_REDELIVERED"
     }
 
     package var merchantId: String

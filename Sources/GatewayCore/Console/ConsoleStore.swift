@@ -25,4 +25,9 @@ package protocol ConsoleStore: Sendable {
     func auditEntries(merchantId: String, limit: Int) async throws -> [AuditEntry]
 
     func searchOrders(_ query: OrderQuery) async throws -> OrderPage
+
+    /// Every merchant's API password changes, oldest first (a short log: a few per rotation).
+    func apiPasswordChanges() async throws -> [APIPasswordChange]
+    /// False when the same change was recorded before (the same form submitted twice).
+    func recordAPIPasswordChange(_ change: APIPasswordChange) async throws -> Bool
 }

@@ -19,8 +19,8 @@ package protocol NotificationOutbox: Sendable {
     /// A failed attempt: retried at `retryAt`, or failed for good when that is nil.
     func notificationAttemptFailed(id: Int64, owner: String, cause: String, retryAt: Date?) async throws -> Bool
 
-    /// The newest notifications first, optionally of one status.
-    func notifications(status: OutboxNotification.Status?, limit: Int) async throws -> [OutboxNotification]
+    /// The newest notifications first, optionally of one merchant and of one status.
+    func notifications(merchantId: String?, status: OutboxNotification.Status?, limit: Int) async throws -> [OutboxNotification]
 
     func notification(id: Int64) async throws -> OutboxNotification?
 

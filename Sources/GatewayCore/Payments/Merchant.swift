@@ -6,8 +6,9 @@ import Foundation
 /// encrypted to.
 package struct Merchant: Sendable {
     package let id: String
-    /// SHA-256 of each active API password (two during a rotation).
-    private let passwordDigests: [SHA256Digest]
+    /// The active API passwords (two during a rotation), shared by every copy of this merchant:
+    /// a rotation in Merchant Administration applies to the API at once.
+    package let passwords: MerchantPasswords
     package let keyRing: MerchantKeyRing
     package let acquirer: any Acquirer
     /// The merchant's token repository: a token names a card of this merchant's only.
@@ -23,31 +24,18 @@ package struct Merchant: Sendable {
         tokens: TokenRepository? = nil
     ) {
         self.id = id
-        self.passwordDigests = apiPasswords.map { SHA256.hash(data: Data($0.utf8)) }
+        self.passwords = MerchantPasswords(configured: apiPasswords)
         self.keyRing = keyRing
         self.acquirer = acquirer
         self.tokens = tokens ?? TokenRepository(id: id)
     }
 
     /// Compares digests, so the time taken says nothing about how much of a password matched.
-    /// Hashed from the string's own bytes and compared through pointers: a `Data` copy of the
-    /// password and generic iteration over the digests were most of the check's cost.
+    /// Hashed from the string's own bytes: a `Data` copy of the password was a measurable part of
+    /// the check's cost.
     package func accepts(password: String) -> Bool {
         var password = password
         let candidate = password.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
-        var matched = false
-        for digest in passwordDigests where Self.constantTimeEqual(digest, candidate) { matched = true }
-        return matched
-    }
-
-    private static func constantTimeEqual(_ a: SHA256Digest, _ b: SHA256Digest) -> Bool {
-        a.withUnsafeBytes { a in
-            b.withUnsafeBytes { b in
-                guard a.count == b.count else { return false }
-                var difference: UInt8 = 0
-                for index in 0..<a.count { difference |= a[index] ^ b[index] }
-                return difference == 0
-            }
-        }
+        return passwords.accepts(digest: candidate)
     }
 }

@@ -17,6 +17,7 @@ enum LayoutTemplates {
         <ul>
         <li><a href="/ma/orders">Orders</a></li>
         <li><a href="/ma/applepay">Apple Pay certificates</a></li>
+        <li><a href="/ma/integration">Integration settings</a></li>
         {{#sandbox}}<li><a href="/ma/sandbox">Sandbox payment</a></li>{{/sandbox}}
         <li><a href="/ma/audit">Audit log</a></li>
         </ul>
