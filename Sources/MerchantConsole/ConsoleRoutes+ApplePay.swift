@@ -84,28 +84,16 @@ extension ConsoleRoutes {
         _ action: AuditEntry.Action,
         _ body: () throws -> (detail: String, message: String)
     ) async throws -> Response {
-        func audit(_ action: AuditEntry.Action, _ detail: String) async throws {
-            try await services.store.appendAudit(
-                AuditEntry(
-                    merchantId: session.merchantId,
-                    operatorName: session.operatorName,
-                    action: action,
-                    detail: detail,
-                    address: context.remoteAddress,
-                    time: services.clock()
-                )
-            )
-        }
         guard session.role.mayActOnOrders else {
-            try await audit(.forbidden, action.rawValue)
+            try await audit(session, context, .forbidden, action.rawValue)
             return refusal(.roleForbidden(session.role), session: session)
         }
         do {
             let (detail, message) = try body()
-            try await audit(action, detail)
+            try await audit(session, context, action, detail)
             return certificatesPage(identities, session, message: message)
         } catch let failure as ConsoleStepFailure {
-            try await audit(action, "refused: \(failure.reason)")
+            try await audit(session, context, action, "refused: \(failure.reason)")
             return certificatesPage(identities, session, error: failure.reason, status: .badRequest)
         }
     }

@@ -83,20 +83,8 @@ extension ConsoleRoutes {
         _ action: AuditEntry.Action,
         _ body: (Merchant) async throws -> (detail: String, message: String, password: String?)
     ) async throws -> Response {
-        func audit(_ action: AuditEntry.Action, _ detail: String) async throws {
-            try await services.store.appendAudit(
-                AuditEntry(
-                    merchantId: session.merchantId,
-                    operatorName: session.operatorName,
-                    action: action,
-                    detail: detail,
-                    address: context.remoteAddress,
-                    time: services.clock()
-                )
-            )
-        }
         guard session.role.mayActOnOrders else {
-            try await audit(.forbidden, action.rawValue)
+            try await audit(session, context, .forbidden, action.rawValue)
             return refusal(.roleForbidden(session.role), session: session)
         }
         guard let merchant = services.merchants[session.merchantId] else {
@@ -104,13 +92,13 @@ extension ConsoleRoutes {
         }
         do {
             let (detail, message, password) = try await body(merchant)
-            try await audit(action, detail)
+            try await audit(session, context, action, detail)
             return try await integrationPage(session, message: message, newPassword: password)
         } catch let rejection as MerchantPasswords.RotationRejection {
-            try await audit(action, "refused: \(rejection.wording)")
+            try await audit(session, context, action, "refused: \(rejection.wording)")
             return try await integrationPage(session, error: rejection.wording, status: .conflict)
         } catch let failure as IntegrationStepFailure {
-            try await audit(action, "refused: \(failure.reason)")
+            try await audit(session, context, action, "refused: \(failure.reason)")
             return try await integrationPage(session, error: failure.reason, status: .notFound)
         }
     }

@@ -72,6 +72,20 @@ package struct ConsoleRoutes: Sendable {
         ]
     }
 
+    /// Records an operator's action in the audit log, at the console's clock.
+    func audit(_ session: ConsoleSession, _ context: GatewayRequestContext, _ action: AuditEntry.Action, _ detail: String) async throws {
+        try await services.store.appendAudit(
+            AuditEntry(
+                merchantId: session.merchantId,
+                operatorName: session.operatorName,
+                action: action,
+                detail: detail,
+                address: context.remoteAddress,
+                time: services.clock()
+            )
+        )
+    }
+
     /// A refusal as a page (inside the frame when there is a session).
     func refusal(_ rejection: ConsoleRejection, session: ConsoleSession?) -> Response {
         var values = session.map { frame($0, title: "Refused") } ?? ["title": "Refused"]
