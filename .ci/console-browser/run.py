@@ -3,7 +3,8 @@
 driven by Selenium): a sandbox gateway on a fresh store, an operator added with `gateway operator
 add`, an Apple Pay AUTHORIZE (a minted sandbox token) and a card PAY through the API; then the
 browser logs in, searches, opens the order, captures and refunds, reads the audit log, and logs
-out. Every page must pass axe-core's rules (axe-selenium-python) with no serious or critical
+out; a forged form, another merchant's order, a stale session and a viewer's refund are refused.
+Every page must pass axe-core's rules (axe-selenium-python) with no serious or critical
 violation, weigh under 100 KB, and load nothing from outside the gateway. A screenshot of each
 page is kept in SCREENSHOTS (default .build/console-screenshots).
 
@@ -23,8 +24,11 @@ gateway = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(roo
 shots = os.path.abspath(os.environ.get("SCREENSHOTS", os.path.join(root, ".build/console-screenshots")))
 os.makedirs(shots, exist_ok=True)
 work = tempfile.mkdtemp(prefix="console-browser-")
+# A second merchant, OTHERSHOP, whose order TESTMERCHANT's operators must not reach.
 env = dict(os.environ, GATEWAY_STORE_URL=f"sqlite://{work}/console.sqlite",
-           GATEWAY_SANDBOX_AUTHORITY_DIRECTORY=f"{work}/sandbox-authority", GATEWAY_LOG_LEVEL="notice")
+           GATEWAY_SANDBOX_AUTHORITY_DIRECTORY=f"{work}/sandbox-authority", GATEWAY_LOG_LEVEL="notice",
+           GATEWAY_MERCHANTS="TESTMERCHANT,OTHERSHOP",
+           GATEWAY_MERCHANT_OTHERSHOP_API_PASSWORDS="ffeeddccbbaa99887766554433221100")
 password = "browser test password"
 failures = []
 
@@ -41,6 +45,7 @@ def run(*arguments, stdin=None):
 
 
 run("operator", "add", "--merchant", "TESTMERCHANT", "--name", "ada", "--role", "admin", stdin=password + "\n")
+run("operator", "add", "--merchant", "TESTMERCHANT", "--name", "vera", "--role", "viewer", stdin=password + "\n")
 server_log = open(f"{work}/server.log", "w")
 server = subprocess.Popen([gateway, "serve", "--port", "0"], env=env, cwd=root, stdout=server_log, stderr=server_log)
 driver = None
@@ -53,13 +58,22 @@ try:
             break
         time.sleep(0.1)
     assert base, "the gateway did not start"
-    auth = "Basic " + base64.b64encode(b"merchant.TESTMERCHANT:00112233445566778899aabbccddeeff").decode()
 
-    def api(order, transaction, body):
+    def api(order, transaction, body, merchant="TESTMERCHANT", password="00112233445566778899aabbccddeeff"):
+        basic = "Basic " + base64.b64encode(f"merchant.{merchant}:{password}".encode()).decode()
         request = urllib.request.Request(
-            f"{base}/api/rest/version/100/merchant/TESTMERCHANT/order/{order}/transaction/{transaction}",
-            data=json.dumps(body).encode(), method="PUT", headers={"Authorization": auth, "Content-Type": "application/json"})
+            f"{base}/api/rest/version/100/merchant/{merchant}/order/{order}/transaction/{transaction}",
+            data=json.dumps(body).encode(), method="PUT", headers={"Authorization": basic, "Content-Type": "application/json"})
         return json.load(urllib.request.urlopen(request))
+
+    # The API password in use (the integration settings below rotate it).
+    api_password = ["00112233445566778899aabbccddeeff"]
+
+    def refunded(order):
+        basic = "Basic " + base64.b64encode(f"merchant.TESTMERCHANT:{api_password[0]}".encode()).decode()
+        request = urllib.request.Request(f"{base}/api/rest/version/100/merchant/TESTMERCHANT/order/{order}",
+                                         headers={"Authorization": basic})
+        return json.load(urllib.request.urlopen(request))["totalRefundedAmount"]
 
     token = run("mint-token", "--merchant", "TESTMERCHANT", "--amount", "56.56", "--currency", "USD").strip()
     authorized = api("applepay-1", "1", {
@@ -71,6 +85,12 @@ try:
         api(f"card-{n}", "1", {"apiOperation": "PAY", "order": {"amount": "56.56", "currency": "USD"},
                                "sourceOfFunds": {"type": "CARD", "provided": {"card": {
                                    "number": "5123450000000008", "expiry": {"month": "1", "year": "39"}}}}})
+
+    other = api("other-1", "1", {"apiOperation": "PAY", "order": {"amount": "56.56", "currency": "USD"},
+                                 "sourceOfFunds": {"type": "CARD", "provided": {"card": {
+                                     "number": "5123450000000008", "expiry": {"month": "1", "year": "39"}}}}},
+                merchant="OTHERSHOP", password="ffeeddccbbaa99887766554433221100")
+    check(other["result"] == "SUCCESS", "another merchant's order through the API")
 
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1100"]:
@@ -138,6 +158,18 @@ try:
     check("PARTIALLY_REFUNDED" in driver.page_source, "the order is partially refunded")
     page("order")
 
+    # Refused as a person would meet it, changing nothing: a forged form (its CSRF token
+    # replaced), and another merchant's order id.
+    before = refunded("applepay-1")
+    driver.execute_script("document.querySelectorAll(\"input[name='csrf']\").forEach(i => i.value = 'forged')")
+    driver.find_element(By.ID, "refundAmount").send_keys("1.00")
+    click(By.XPATH, "//button[text()='Refund']")
+    check("did not come from the console" in driver.page_source and refunded("applepay-1") == before,
+          "a forged form (another CSRF token) is refused and refunds nothing")
+    driver.get(base + "/ma/orders/other-1")
+    check("There is no order other-1 for this merchant" in driver.page_source, "another merchant's order id is not found")
+    driver.get(base + "/ma/orders/applepay-1")
+
     # Apple Pay: a key and CSR made on the server, the CSR downloaded, signed by the sandbox
     # authority as Apple would, and Apple's certificate uploaded and checked.
     identifier = "merchant.com.example.console"
@@ -194,14 +226,43 @@ try:
     fingerprint = hashlib.sha256(first.encode()).hexdigest()[:8]
     click(By.CSS_SELECTOR, f"button[aria-label='Retire password {fingerprint}']")
     check(api_status(first) == 401 and api_status(second) == 404, "the first password, retired, is refused")
+    api_password[0] = second
 
     click(By.LINK_TEXT, "Audit log")
     check("REFUND" in driver.page_source and "CAPTURE" in driver.page_source, "the audit log shows the actions")
     page("audit")
 
+    session = driver.get_cookie("ma_session")
     click(By.XPATH, "//button[text()='Log out']")
     driver.get(base + "/ma/orders")
     check(driver.current_url.endswith("/ma/login"), "after logging out the orders need a login again")
+    # The logged-out session's cookie, sent again (a stale session), opens nothing.
+    driver.add_cookie({"name": "ma_session", "value": session["value"], "path": "/ma"})
+    driver.get(base + "/ma/orders/applepay-1")
+    check(driver.current_url.endswith("/ma/login"), "a stale session's cookie is sent to the login page")
+
+    # A viewer looks, but a refund posted anyway (the form built by hand) is refused.
+    driver.find_element(By.ID, "merchant").send_keys("TESTMERCHANT")
+    driver.find_element(By.ID, "name").send_keys("vera")
+    driver.find_element(By.ID, "password").send_keys(password)
+    click(By.CSS_SELECTOR, "form.stack button")
+    driver.get(base + "/ma/orders/applepay-1")
+    check("Apple Pay device number" in driver.page_source and not driver.find_elements(By.XPATH, "//button[text()='Refund']"),
+          "a viewer sees the order without a refund button")
+    before = refunded("applepay-1")
+    old = driver.find_element(By.TAG_NAME, "html")
+    driver.execute_script("""
+        const form = document.createElement('form');
+        form.method = 'post'; form.action = '/ma/orders/applepay-1/refund';
+        const fields = {csrf: document.querySelector("input[name='csrf']").value, transactionId: 'ma-viewer-1', amount: '1.00'};
+        for (const [name, value] of Object.entries(fields)) {
+          const input = document.createElement('input'); input.type = 'hidden'; input.name = name; input.value = value;
+          form.appendChild(input);
+        }
+        document.body.appendChild(form); form.submit();""")
+    WebDriverWait(driver, 15).until(expected_conditions.staleness_of(old))
+    check("needs an admin" in driver.page_source and refunded("applepay-1") == before,
+          "a viewer's refund is refused and refunds nothing")
 finally:
     if driver:
         driver.quit()
