@@ -178,26 +178,12 @@ extension PostgresTransactionStore: ConsoleStore {
             let rows = try await connection.query(statement, logger: self.logger)
             var orders: [OrderListing] = []
             for try await row in rows {
-                let columns = row.makeRandomAccess()
+                let stored = PostgresStoredRow(row)
                 orders.append(
                     OrderListing(
-                        orderId: try columns["order_id"].decode(String.self),
-                        state: OrderState(
-                            amountMinorUnits: try columns["amount_minor"].decode(Int64.self),
-                            currency: try columns["currency"].decode(String.self),
-                            status: try StoredColumn.decode(
-                                OrderStatus.self,
-                                try columns["status"].decode(String.self),
-                                column: "orders.status"
-                            ),
-                            totalAuthorizedMinorUnits: try columns["total_authorized_minor"].decode(Int64.self),
-                            totalCapturedMinorUnits: try columns["total_captured_minor"].decode(Int64.self),
-                            totalRefundedMinorUnits: try columns["total_refunded_minor"].decode(Int64.self),
-                            walletProvider: try columns["wallet_provider"].decode(String?.self),
-                            reference: try columns["reference"].decode(String?.self),
-                            creationTime: Date(milliseconds: try columns["created_at_ms"].decode(Int64.self))
-                        ),
-                        lastUpdatedTime: Date(milliseconds: try columns["updated_at_ms"].decode(Int64.self))
+                        orderId: try stored.text("order_id"),
+                        state: try OrderState(row: stored),
+                        lastUpdatedTime: Date(milliseconds: try stored.integer("updated_at_ms"))
                     )
                 )
             }

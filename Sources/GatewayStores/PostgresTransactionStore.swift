@@ -93,23 +93,12 @@ package final class PostgresTransactionStore: TransactionStore {
             )
             var order: StoredOrder?
             for try await row in rows {
-                let columns = row.makeRandomAccess()
-                let status = try columns["status"].decode(String.self)
+                let stored = PostgresStoredRow(row)
                 order = StoredOrder(
-                    version: try columns["version"].decode(Int64.self),
-                    state: OrderState(
-                        amountMinorUnits: try columns["amount_minor"].decode(Int64.self),
-                        currency: try columns["currency"].decode(String.self),
-                        status: try StoredColumn.decode(OrderStatus.self, status, column: "orders.status"),
-                        totalAuthorizedMinorUnits: try columns["total_authorized_minor"].decode(Int64.self),
-                        totalCapturedMinorUnits: try columns["total_captured_minor"].decode(Int64.self),
-                        totalRefundedMinorUnits: try columns["total_refunded_minor"].decode(Int64.self),
-                        walletProvider: try columns["wallet_provider"].decode(String?.self),
-                        reference: try columns["reference"].decode(String?.self),
-                        creationTime: Date(milliseconds: try columns["created_at_ms"].decode(Int64.self))
-                    ),
-                    lastUpdatedTime: Date(milliseconds: try columns["updated_at_ms"].decode(Int64.self)),
-                    hasSuccessfulInitialTransaction: try columns["initial_succeeded"].decode(Bool.self)
+                    version: try stored.integer("version"),
+                    state: try OrderState(row: stored),
+                    lastUpdatedTime: Date(milliseconds: try stored.integer("updated_at_ms")),
+                    hasSuccessfulInitialTransaction: try stored.bool("initial_succeeded")
                 )
             }
             return order

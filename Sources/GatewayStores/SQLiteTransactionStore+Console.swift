@@ -203,17 +203,7 @@ extension SQLiteTransactionStore: ConsoleStore {
             let orders = try rows.prefix(query.limit).map { row in
                 OrderListing(
                     orderId: try row.text("order_id"),
-                    state: OrderState(
-                        amountMinorUnits: try row.integer("amount_minor"),
-                        currency: try row.text("currency"),
-                        status: try StoredColumn.decode(OrderStatus.self, row["status"].text, column: "orders.status"),
-                        totalAuthorizedMinorUnits: try row.integer("total_authorized_minor"),
-                        totalCapturedMinorUnits: try row.integer("total_captured_minor"),
-                        totalRefundedMinorUnits: try row.integer("total_refunded_minor"),
-                        walletProvider: try row.optionalText("wallet_provider"),
-                        reference: try row.optionalText("reference"),
-                        creationTime: Date(milliseconds: try row.integer("created_at_ms"))
-                    ),
+                    state: try OrderState(row: row),
                     lastUpdatedTime: Date(milliseconds: try row.integer("updated_at_ms"))
                 )
             }

@@ -65,17 +65,7 @@ package final class SQLiteTransactionStore: TransactionStore {
             return try rows.first.map { row in
                 StoredOrder(
                     version: try row.integer("version"),
-                    state: OrderState(
-                        amountMinorUnits: try row.integer("amount_minor"),
-                        currency: try row.text("currency"),
-                        status: try StoredColumn.decode(OrderStatus.self, row["status"].text, column: "orders.status"),
-                        totalAuthorizedMinorUnits: try row.integer("total_authorized_minor"),
-                        totalCapturedMinorUnits: try row.integer("total_captured_minor"),
-                        totalRefundedMinorUnits: try row.integer("total_refunded_minor"),
-                        walletProvider: try row.optionalText("wallet_provider"),
-                        reference: try row.optionalText("reference"),
-                        creationTime: Date(milliseconds: try row.integer("created_at_ms"))
-                    ),
+                    state: try OrderState(row: row),
                     lastUpdatedTime: Date(milliseconds: try row.integer("updated_at_ms")),
                     hasSuccessfulInitialTransaction: try row.bool("initial_succeeded")
                 )
