@@ -239,6 +239,7 @@ let package = Package(
                 "ApplePayToken",
                 "WireJSON",
                 "TextEdits",
+                "BlockingWork",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -251,6 +252,7 @@ let package = Package(
             dependencies: [
                 "ApplePaySandbox",
                 "ApplePayToken",
+                "BlockingWork",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -176,8 +176,8 @@ enum Gateway {
         try process.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        let out = output.fileHandleForReading.readToEndOfFile()
+        let err = errors.fileHandleForReading.readToEndOfFile()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus,

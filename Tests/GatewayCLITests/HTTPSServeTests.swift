@@ -321,7 +321,7 @@ struct HTTPSServeTests {
         try process.run()
         var seen = ""
         while !seen.contains("ready") {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = output.fileHandleForReading.readChunk()
             if chunk.isEmpty { break }
             seen += String(decoding: chunk, as: UTF8.self)
         }
@@ -334,7 +334,7 @@ struct HTTPSServeTests {
         #expect(try subject().contains("second"))
         input.fileHandleForWriting.write(Data("\n".utf8))
         try input.fileHandleForWriting.close()
-        seen += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        seen += String(decoding: output.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(seen.components(separatedBy: "200 {\"status\":\"OPERATING\"}").count == 3, "\(seen)")

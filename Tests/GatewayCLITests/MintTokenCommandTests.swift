@@ -105,7 +105,7 @@ struct MintTokenCommandTests {
         try process.run()
         input.fileHandleForWriting.write(Data(token.utf8))
         try input.fileHandleForWriting.close()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errors.fileHandleForReading.readToEndOfFile()
         process.waitUntilExit()
         return Gateway.Result(status: process.terminationStatus, stdout: "", stderr: String(decoding: stderr, as: UTF8.self))
     }

@@ -82,19 +82,25 @@ struct ReplicaTests {
         )
         #expect(authorization.status == 201)
 
-        let responses = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
-            // Many small captures, so the replicas' read-decide-write windows overlap often.
-            for index in 0..<160 {
+        let responses = try await withThrowingTaskGroup(of: [(Int, Data)].self) { group in
+            // Many small captures from 16 clients at once, so the replicas' read-decide-write
+            // windows overlap often; a client sends its next one only when the last is answered,
+            // so no request waits out its timeout queued behind 159 others on a loaded machine.
+            for client in 0..<16 {
                 group.addTask {
-                    let response = try await ReplicaCluster.send(
-                        port: ports[index % 2],
-                        "/order/race/transaction/c\(index)",
-                        body: ReplicaCluster.captureBody(amount: "1.00")
-                    )
-                    return (response.status, response.body)
+                    var answers: [(Int, Data)] = []
+                    for index in stride(from: client, to: 160, by: 16) {
+                        let response = try await ReplicaCluster.send(
+                            port: ports[index % 2],
+                            "/order/race/transaction/c\(index)",
+                            body: ReplicaCluster.captureBody(amount: "1.00")
+                        )
+                        answers.append((response.status, response.body))
+                    }
+                    return answers
                 }
             }
-            return try await group.reduce(into: [(Int, Data)]()) { $0.append($1) }
+            return try await group.reduce(into: [(Int, Data)]()) { $0 += $1 }
         }
         let results = responses.map { ($0.0, ReplicaCluster.json($0.1)) }
         let captured = results.filter { $0.0 == 201 && $0.1["result"] as? String == "SUCCESS" }.count

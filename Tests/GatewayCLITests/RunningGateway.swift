@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import Synchronization
 import Testing
@@ -56,7 +57,7 @@ final class RunningGateway {
         self.captured = captured
         // Keep reading the log, so a chatty server never blocks on a full pipe.
         output.fileHandleForReading.readabilityHandler = { [captured] handle in
-            captured.append(handle.availableData)
+            captured.append(handle.readChunk())
         }
     }
 
@@ -91,7 +92,7 @@ final class RunningGateway {
         let deadline = Date().addingTimeInterval(20)
         var text = ""
         while Date() < deadline {
-            let chunk = handle.availableData
+            let chunk = handle.readChunk()
             if chunk.isEmpty { try? await Task.sleep(for: .milliseconds(50)) }
             captured.append(chunk)
             text += String(decoding: chunk, as: UTF8.self)

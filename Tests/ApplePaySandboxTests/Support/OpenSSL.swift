@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// Runs the `openssl` command: an implementation independent of swift-crypto and the token library.
@@ -16,7 +17,7 @@ enum OpenSSL {
         process.standardError = output
         try process.run()
         // Read before waiting, so a chatty openssl cannot block on a full pipe.
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: output.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, output: text)
     }

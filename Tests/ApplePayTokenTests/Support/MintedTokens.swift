@@ -1,4 +1,5 @@
 import ApplePayToken
+import BlockingWork
 import Foundation
 import WireJSON
 import X509
@@ -33,7 +34,7 @@ struct MintedTokens: Sendable {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let message = String(decoding: errors.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
             throw FixtureError(description: "mint_tokens.py failed: \(message)")
         }
         guard let manifest = try Fixtures.json(directory.appendingPathComponent("manifest.json")) as? [String: Any],
