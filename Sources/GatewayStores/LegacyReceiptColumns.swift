@@ -1,4 +1,5 @@
 import GatewayCore
+
 /// Fills the typed receipt columns of transactions an earlier release recorded, which kept only
 /// the MPGS response: read once, in SQL, by the migration that adds the columns (SQLite's step 7,
 /// PostgreSQL's step 8). After it nothing reads a stored response for what it says.

@@ -17,10 +17,22 @@ import PostgresNIO
 enum PostgresRecordWriter {
     /// Runs `gateway_record` (migration step 5): the lock, the checks and the writes in one
     /// statement, so one round trip, committed before it returns when the outcome is `.recorded`.
-    static func write(_ record: TransactionRecord, _ connection: PostgresConnection, _ logger: Logger) async throws -> RecordOutcome {
-        let rows = try await connection.execute(RecordStatement(record: record), logger: logger)
+    /// `prepared: false` sends the call unnamed, parsed on every use (behind a transaction-pooling
+    /// PgBouncer, where a statement prepared on one server connection is unknown on the next).
+    static func write(
+        _ record: TransactionRecord,
+        _ connection: PostgresConnection,
+        _ logger: Logger,
+        prepared: Bool = true
+    ) async throws -> RecordOutcome {
+        let statement = RecordStatement(record: record)
         var answer: RecordStatement.Row?
-        for try await row in rows { answer = row }
+        if prepared {
+            for try await row in try await connection.execute(statement, logger: logger) { answer = row }
+        } else {
+            let query = PostgresQuery(unsafeSQL: RecordStatement.sql, binds: statement.makeBindings())
+            for try await row in try await connection.query(query, logger: logger) { answer = try statement.decodeRow(row) }
+        }
         guard let (name, joined) = answer else { throw UnreadableStoredValue(column: "gateway_record.outcome", value: "no row") }
         switch name {
         case .recorded: return .recorded

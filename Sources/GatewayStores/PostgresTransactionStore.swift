@@ -19,6 +19,8 @@ package final class PostgresTransactionStore: TransactionStore {
     /// Only when the store runs its own pool (standalone use).
     private let running: Task<Void, Never>?
     private let timeout: Duration
+    /// Behind a transaction-pooling PgBouncer: no named prepared statements.
+    private let transactionPooling: Bool
     let logger: Logger
     private let replayRetentionMilliseconds: Int64
     private let pruneIntervalMilliseconds: Int64 = 60_000
@@ -49,14 +51,17 @@ package final class PostgresTransactionStore: TransactionStore {
         configuration.options.maximumConnections = maxConnections
         configuration.options.connectTimeout = timeout
         // A statement stuck behind a lock fails on the server too, rather than keep its connection.
+        // PgBouncer refuses that startup parameter: behind it the role's setting applies.
         let milliseconds = timeout.components.seconds * 1000
-        configuration.options.additionalStartupParameters = [
-            ("statement_timeout", "\(milliseconds)"), ("application_name", "applepay-gateway"),
-        ]
+        configuration.options.additionalStartupParameters =
+            (location.transactionPooling ? [] : [("statement_timeout", "\(milliseconds)")]) + [
+                ("application_name", "applepay-gateway")
+            ]
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.running = runsOwnPool ? Task { await client.run() } : nil
         self.timeout = timeout
+        self.transactionPooling = location.transactionPooling
         self.logger = logger
         self.replayRetentionMilliseconds = Int64(replayRetention * 1000)
     }
@@ -149,7 +154,7 @@ package final class PostgresTransactionStore: TransactionStore {
     /// `.recorded`, with nothing written for every other outcome.
     package func record(_ record: TransactionRecord) async throws -> RecordOutcome {
         let outcome = try await run { connection in
-            try await PostgresRecordWriter.write(record, connection, self.logger)
+            try await PostgresRecordWriter.write(record, connection, self.logger, prepared: !self.transactionPooling)
         }
         if outcome == .recorded { try await pruneIfDue(record.time.milliseconds) }
         return outcome

@@ -37,7 +37,7 @@ package struct InvalidStoreURL: Error, CustomStringConvertible {
     package var description: String { "store.url \(problem)" }
 }
 
-/// `postgres://user[:password]@host[:port]/database[?sslmode=disable|require]`.
+/// `postgres://user[:password]@host[:port]/database[?sslmode=disable|require][&pool_mode=transaction]`.
 package struct PostgresLocation: Sendable, Equatable {
     package var host: String
     package var port: Int
@@ -47,6 +47,11 @@ package struct PostgresLocation: Sendable, Equatable {
     /// `sslmode=require`: TLS with certificate verification; the default talks plain TCP (a
     /// database on the same host or private network).
     package var requiresTLS: Bool
+    /// `pool_mode=transaction`: the server is a PgBouncer in transaction pooling mode, which
+    /// hands each transaction to any of its server connections and (before 1.21) keeps no
+    /// prepared statement across them, nor accepts `statement_timeout` at connection start. The
+    /// store then sends every statement unnamed and leaves the timeout to the role's setting.
+    package var transactionPooling: Bool = false
 
     package init(url: String) throws(InvalidStoreURL) {
         let shown = StoreLocation.redacted(url)
@@ -67,9 +72,12 @@ package struct PostgresLocation: Sendable, Equatable {
             switch (item.name, item.value) {
             case ("sslmode", "disable"): requiresTLS = false
             case ("sslmode", "require"): requiresTLS = true
+            case ("pool_mode", "session"): transactionPooling = false
+            case ("pool_mode", "transaction"): transactionPooling = true
             default:
                 throw InvalidStoreURL(
-                    "has an unsupported parameter '\(item.name)' (only sslmode=disable or sslmode=require)"
+                    "has an unsupported parameter '\(item.name)=\(item.value ?? "")' "
+                        + "(only sslmode=disable|require and pool_mode=session|transaction)"
                 )
             }
         }

@@ -29,6 +29,10 @@ struct StoreConfigurationTests {
         #expect(configuration.storeMaxConnections == 25)
         #expect(configuration.storeTimeout == .seconds(3))
         #expect(try StoreLocation(url: "postgresql://gw@db/payments?sslmode=require") != configuration.storeLocation)
+        #expect(!location.transactionPooling)
+        guard case .postgres(let pooled) = try StoreLocation(url: "postgres://gw@bouncer:6432/payments?sslmode=require&pool_mode=transaction")
+        else { return }
+        #expect(pooled.transactionPooling && pooled.requiresTLS)
     }
 
     @Test(
@@ -37,6 +41,7 @@ struct StoreConfigurationTests {
             ("postgres://db.internal/payments", "store.url"),  // no user
             ("postgres://gw@db.internal", "store.url"),  // no database
             ("postgres://gw@db.internal/payments?sslmode=sometimes", "store.url"),
+            ("postgres://gw@db.internal/payments?pool_mode=statement", "store.url"),
             ("redis://gw@db.internal/0", "store.url"),
         ]
     )

@@ -1,0 +1,70 @@
+import BlockingWork
+import Foundation
+import PostgresTestServer
+import Testing
+
+/// Two gateway replicas behind one PgBouncer in transaction pooling mode, the mode Deploy/README
+/// recommends: `pool_mode=transaction` in the store URL, two server connections for all clients.
+@Suite("Replicas behind PgBouncer (transaction pooling)", .blocksThreads)
+struct PgBouncerTests {
+    @Test("authorize, retry, replay and racing captures behave as on PostgreSQL itself")
+    func transactionPooling() async throws {
+        let server = try PostgresTestServer.shared()
+        let direct = try server.createDatabase()
+        let database = String(direct.split(separator: "/").last!)
+        let bouncer = try PgBouncerTestServer(for: server, poolMode: "transaction", poolSize: 2)
+        defer { bouncer.stop() }
+        let cluster = try await ReplicaCluster(
+            replicas: 2,
+            storeURL: bouncer.url(database: database) + "?pool_mode=transaction"
+        )
+        defer { cluster.stop() }
+        let (a, b) = (cluster.replicas[0].port, cluster.replicas[1].port)
+
+        // The record call is prepared per statement, never by name: the next transaction on a
+        // client connection may run on the other server connection.
+        let token = try ReplicaCluster.tokenBody()
+        let first = try await ReplicaCluster.send(port: a, "/order/pb-1/transaction/1", body: token)
+        #expect(first.status == 201, "\(String(decoding: first.body, as: UTF8.self)) \(bouncer.log)")
+        let retry = try await ReplicaCluster.send(port: b, "/order/pb-1/transaction/1", body: token)
+        #expect(retry.status == 201)
+        #expect(retry.body == first.body)
+        let replay = try await ReplicaCluster.send(port: b, "/order/pb-2/transaction/1", body: token)
+        #expect(replay.status == 400)
+        #expect(String(decoding: replay.body, as: UTF8.self).contains("REPLAYED"))
+
+        let authorization = try await ReplicaCluster.send(
+            port: a,
+            "/order/pb-race/transaction/auth",
+            body: ReplicaCluster.cardBody(operation: "AUTHORIZE", amount: "20.00")
+        )
+        #expect(authorization.status == 201)
+        let results = try await withThrowingTaskGroup(of: [(Int, String?)].self) { group in
+            for client in 0..<8 {
+                group.addTask {
+                    var results: [(Int, String?)] = []
+                    for index in stride(from: client, to: 40, by: 8) {
+                        let response = try await ReplicaCluster.send(
+                            port: client % 2 == 0 ? a : b,
+                            "/order/pb-race/transaction/c\(index)",
+                            body: ReplicaCluster.captureBody(amount: "1.00")
+                        )
+                        results.append((response.status, ReplicaCluster.json(response.body)["result"] as? String))
+                    }
+                    return results
+                }
+            }
+            return try await group.reduce(into: [(Int, String?)]()) { $0 += $1 }
+        }
+        let statuses = results.map(\.0)
+        #expect(results.filter { $0.0 == 201 && $0.1 == "SUCCESS" }.count == 20, "\(statuses)")
+        // 409 is the gateway's LOCK_FAILURE (another replica moved the order first): retryable.
+        #expect(Set(statuses).isSubset(of: [201, 400, 409]), "\(statuses) \(bouncer.log.suffix(2000))")
+        let order = ReplicaCluster.json(try await ReplicaCluster.send(port: b, "/order/pb-race").body)
+        #expect(order["totalCapturedAmount"] as? Double == 20)
+
+        // Nothing the bouncer had to refuse or could not find.
+        #expect(!bouncer.log.contains("unsupported startup parameter"))
+        #expect(!bouncer.log.contains("prepared statement"))
+    }
+}
