@@ -12,8 +12,11 @@ extension StoreUnavailable {
         case let error as PSQLError where error.code == .server:
             let state = error.serverInfo?[.sqlState] ?? ""
             // 08 connection exception, 53 insufficient resources, 57 operator intervention
-            // (shutdown), 40 rollback (serialization, deadlock), 55P03 lock_not_available.
-            guard ["08", "53", "57", "40"].contains(String(state.prefix(2))) || state == "55P03" else { return error }
+            // (shutdown), 40 rollback (serialization, deadlock), 55P03 lock_not_available, 25006
+            // read_only_sql_transaction (a failover demoted the server this connection reached).
+            guard ["08", "53", "57", "40"].contains(String(state.prefix(2))) || ["55P03", "25006"].contains(state) else {
+                return error
+            }
             return StoreUnavailable(reason: "PostgreSQL \(state): \(error.serverInfo?[.message] ?? "")")
         case let error as PSQLError:
             return StoreUnavailable(reason: "PostgreSQL connection: \(error.code)")

@@ -97,14 +97,22 @@ struct ReplicaCluster {
     }()
 
     /// PUT or GET under /api/rest/version/100/merchant/TESTMERCHANT; status and body.
-    static func send(port: Int, _ path: String, body: Data? = nil) async throws -> (status: Int, body: Data) {
+    static func send(port: Int, _ path: String, body: Data? = nil) async throws -> (status: Int, body: Data, retryAfter: String?) {
         var request = URLRequest(url: RunningGateway.url(port: port, "/merchant/TESTMERCHANT\(path)"))
         request.httpMethod = body == nil ? "GET" : "PUT"
         request.setValue(authorization, forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = body
         let (data, response) = try await session.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        let http = response as? HTTPURLResponse
+        return (http?.statusCode ?? 0, data, http?.value(forHTTPHeaderField: "Retry-After"))
+    }
+
+    /// The status of GET /readyz.
+    static func readiness(port: Int) async -> Int {
+        let url = URL(string: "http://127.0.0.1:\(port)/readyz")!
+        let response = try? await session.data(from: url).1
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
 
     static func json(_ data: Data) -> [String: Any] {

@@ -171,6 +171,47 @@ struct ReplicaTests {
         }
     }
 
+    @Test("a server that turned read-only (a demoted primary) gets SERVER_BUSY, not a failure, until writes work again")
+    func demotedServer() async throws {
+        let server = try PostgresTestServer.shared()
+        let url = try server.createDatabase()
+        let database = String(url.split(separator: "/").last!)
+        let cluster = try await ReplicaCluster(replicas: 1, storeURL: url)
+        defer { cluster.stop() }
+        let port = cluster.replicas[0].port
+        let warm = try await ReplicaCluster.send(port: port, "/order/ro-0/transaction/1", body: ReplicaCluster.cardBody(amount: "1.00"))
+        #expect(warm.status == 201)
+
+        // What a failover does to the connections of the old primary: they end, and new ones
+        // reach a server in recovery, where every write fails with read_only_sql_transaction.
+        func reconnect(readOnly: Bool) throws {
+            try server.psql(
+                "ALTER DATABASE \(database) SET default_transaction_read_only = \(readOnly ? "on" : "off")",
+                database: "postgres"
+            )
+            try server.psql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)'",
+                database: "postgres"
+            )
+        }
+        try reconnect(readOnly: true)
+        for index in 1...4 {
+            let refused = try await ReplicaCluster.send(port: port, "/order/ro-\(index)/transaction/1", body: ReplicaCluster.cardBody(amount: "1.00"))
+            let cause = (ReplicaCluster.json(refused.body)["error"] as? [String: Any])?["cause"] as? String
+            #expect(refused.status == 503 && cause == "SERVER_BUSY", "\(String(decoding: refused.body, as: UTF8.self))")
+            #expect(refused.retryAfter == "1")
+        }
+        try reconnect(readOnly: false)
+        var recovered = false
+        for _ in 0..<40 where !recovered {
+            let retry = try await ReplicaCluster.send(port: port, "/order/ro-1/transaction/1", body: ReplicaCluster.cardBody(amount: "1.00"))
+            recovered = retry.status == 201
+            if !recovered { try await Task.sleep(for: .milliseconds(250)) }
+        }
+        #expect(recovered, "no write succeeded once the server took writes again")
+        #expect(!cluster.replicas[0].output.contains("SERVER_FAILED"))
+    }
+
     @Test("while PostgreSQL restarts under light load the gateway answers SERVER_BUSY, then recovers by itself")
     func databaseRestart() async throws {
         let server = try PostgresTestServer()
@@ -189,7 +230,8 @@ struct ReplicaTests {
         }
         #expect(warm, "the replica never answered 201 before the restart")
         let phase = Shared("before")
-        let log = Shared<[(phase: String, status: Int, cause: String?)]>([])
+        let log = Shared<[(phase: String, status: Int, cause: String?, retryAfter: String?)]>([])
+        let readiness = Shared<[(phase: String, status: Int)]>([])
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -204,14 +246,17 @@ struct ReplicaTests {
                         body: ReplicaCluster.cardBody(amount: "1.00")
                     )
                     let cause = (ReplicaCluster.json(response.body)["error"] as? [String: Any])?["cause"] as? String
-                    log.withLock { $0.append((current, response.status, cause)) }
+                    log.withLock { $0.append((current, response.status, cause, response.retryAfter)) }
+                    let probed = phase.withLock { $0 }
+                    let ready = await ReplicaCluster.readiness(port: port)
+                    readiness.withLock { $0.append((probed, ready)) }
                     try await Task.sleep(for: .milliseconds(50))
                 }
             }
             group.addTask {
                 // Each phase lasts until the client has seen it (bounded), not a fixed time: under
                 // the full suite a request can take longer than a fixed phase.
-                func waitFor(_ seen: @escaping @Sendable ((phase: String, status: Int, cause: String?)) -> Bool) async throws {
+                func waitFor(_ seen: @escaping @Sendable ((phase: String, status: Int, cause: String?, retryAfter: String?)) -> Bool) async throws {
                     let deadline = ContinuousClock.now + .seconds(30)
                     while ContinuousClock.now < deadline, !log.withLock({ $0.contains(where: seen) }) {
                         try await Task.sleep(for: .milliseconds(50))
@@ -221,6 +266,10 @@ struct ReplicaTests {
                 phase.withLock { $0 = "down" }
                 try server.stop()
                 try await waitFor { $0.phase == "down" && $0.status == 503 && $0.cause == "SERVER_BUSY" }
+                let probed = ContinuousClock.now + .seconds(30)
+                while ContinuousClock.now < probed, !readiness.withLock({ $0.contains { $0.phase == "down" && $0.status == 503 } }) {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
                 try server.start()
                 phase.withLock { $0 = "restarted" }
                 // Recovered once a request made after the restart succeeds (bounded wait).
@@ -244,7 +293,13 @@ struct ReplicaTests {
         let down = entries.filter { $0.phase == "down" }
         #expect(!down.isEmpty)
         #expect(down.contains { $0.status == 503 && $0.cause == "SERVER_BUSY" }, "\(down.map(\.status))")
-        #expect(down.allSatisfy { [201, 503, 500].contains($0.status) }, "\(down.map(\.status))")
+        // Never a failure: a request the outage caught is SERVER_BUSY, with when to retry.
+        #expect(down.allSatisfy { [201, 503].contains($0.status) }, "\(down.map(\.status))")
+        #expect(entries.filter { $0.status == 503 }.allSatisfy { $0.retryAfter == "1" })
+        // Readiness follows the store: not ready while it is down, ready again after.
+        let ready = readiness.withLock { $0 }
+        #expect(ready.contains { $0.phase == "down" && $0.status == 503 }, "\(ready)")
+        #expect(ready.last?.status == 200, "\(ready)")
         #expect(entries.filter { $0.phase == "restarted" }.contains { $0.status == 201 }, "no recovery after the restart")
         #expect(entries.last?.status == 201)
         #expect(cluster.replicas[0].process.isRunning)

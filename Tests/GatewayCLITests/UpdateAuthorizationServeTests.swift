@@ -41,7 +41,7 @@ struct UpdateAuthorizationServeTests {
         let (a, b) = (cluster.replicas[0].port, cluster.replicas[cluster.replicas.count - 1].port)
         let order = "/order/upd-\(store.rawValue)"
         func send(_ port: Int, _ transaction: String, _ body: Data? = nil) async throws -> (status: Int, json: [String: Any], body: Data) {
-            let (status, data) = try await ReplicaCluster.send(
+            let (status, data, _) = try await ReplicaCluster.send(
                 port: port,
                 "\(order)\(transaction.isEmpty ? "" : "/transaction/\(transaction)")",
                 body: body

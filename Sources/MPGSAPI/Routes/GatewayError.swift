@@ -33,6 +33,8 @@ package struct GatewayError: Error, HTTPResponseError, Sendable {
         var headers: HTTPFields = [.contentType: "application/json;charset=UTF-8"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Basic realm=\"gateway\"" }
         if let allow { headers[.allow] = allow }
+        // SERVER_BUSY (a store outage, a failover): worth retrying soon; the retry is idempotent.
+        if cause == .serverBusy { headers[.retryAfter] = "1" }
         return headers
     }
 
