@@ -3,26 +3,37 @@ import Foundation
 import PostgresTestServer
 import Testing
 
-/// Two gateway replicas behind one PgBouncer in transaction pooling mode, the mode Deploy/README
-/// recommends: `pool_mode=transaction` in the store URL, two server connections for all clients.
-@Suite("Replicas behind PgBouncer (transaction pooling)", .blocksThreads)
+/// Two gateway replicas behind one PgBouncer (Debian's 1.18), with two server connections for all
+/// their clients: in transaction pooling mode with `pool_mode=transaction` in the store URL (what
+/// Deploy/README recommends), and in session pooling mode with the bouncer told to drop the
+/// `statement_timeout` the gateway sends at connection start.
+@Suite("Replicas behind PgBouncer", .blocksThreads)
 struct PgBouncerTests {
-    @Test("authorize, retry, replay and racing captures behave as on PostgreSQL itself")
-    func transactionPooling() async throws {
+    @Test(
+        "authorize, retry, replay and racing captures behave as on PostgreSQL itself",
+        arguments: [
+            ("transaction", "?pool_mode=transaction", [String]()),
+            ("session", "", ["statement_timeout"]),
+        ]
+    )
+    func pooling(mode: String, urlParameters: String, ignored: [String]) async throws {
         let server = try PostgresTestServer.shared()
         let direct = try server.createDatabase()
         let database = String(direct.split(separator: "/").last!)
-        let bouncer = try PgBouncerTestServer(for: server, poolMode: "transaction", poolSize: 2)
+        let bouncer = try PgBouncerTestServer(for: server, poolMode: mode, poolSize: 2, ignoredStartupParameters: ignored)
         defer { bouncer.stop() }
+        // Session pooling gives each client connection a server connection of its own: two
+        // replicas of one connection each fit in two.
         let cluster = try await ReplicaCluster(
             replicas: 2,
-            storeURL: bouncer.url(database: database) + "?pool_mode=transaction"
+            storeURL: bouncer.url(database: database) + urlParameters,
+            environment: mode == "session" ? ["GATEWAY_STORE_MAX_CONNECTIONS": "1"] : [:]
         )
         defer { cluster.stop() }
         let (a, b) = (cluster.replicas[0].port, cluster.replicas[1].port)
 
-        // The record call is prepared per statement, never by name: the next transaction on a
-        // client connection may run on the other server connection.
+        // In transaction mode the record call is sent unnamed: the next transaction on a client
+        // connection may run on the other server connection, where a named one is unknown.
         let token = try ReplicaCluster.tokenBody()
         let first = try await ReplicaCluster.send(port: a, "/order/pb-1/transaction/1", body: token)
         #expect(first.status == 201, "\(String(decoding: first.body, as: UTF8.self)) \(bouncer.log)")

@@ -12,7 +12,9 @@ public final class PgBouncerTestServer: Sendable {
     public let port: Int
     private let directory: URL
 
-    public init(for server: PostgresTestServer, poolMode: String, poolSize: Int = 2) throws {
+    /// - Parameter ignoredStartupParameters: what the bouncer accepts and drops at connection start
+    ///   (it refuses any parameter it does not track, `statement_timeout` among them).
+    public init(for server: PostgresTestServer, poolMode: String, poolSize: Int = 2, ignoredStartupParameters: [String] = []) throws {
         let executable = URL(fileURLWithPath: "/usr/sbin/pgbouncer")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw PostgresTestServer.Failure(description: "PgBouncer is missing (no /usr/sbin/pgbouncer): apt-get install pgbouncer")
@@ -34,6 +36,7 @@ public final class PgBouncerTestServer: Sendable {
             pool_mode = \(poolMode)
             default_pool_size = \(poolSize)
             max_client_conn = 500
+            ignore_startup_parameters = \(ignoredStartupParameters.joined(separator: ","))
             pidfile = \(directory.path)/pgbouncer.pid
             logfile = \(directory.path)/pgbouncer.log
             """
@@ -62,7 +65,9 @@ public final class PgBouncerTestServer: Sendable {
         guard let text = try? String(contentsOf: directory.appendingPathComponent("pgbouncer.pid"), encoding: .utf8),
             let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
         else { return }
-        kill(pid, SIGTERM)
+        // SIGKILL: started through runuser from the test process, it inherits a signal mask that
+        // blocks SIGTERM and SIGINT, and PgBouncer does not unblock them. It keeps no data.
+        kill(pid, SIGKILL)
     }
 
     /// `-d` returns once it has forked; the child binds a moment later.
