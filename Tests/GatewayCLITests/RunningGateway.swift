@@ -55,10 +55,14 @@ final class RunningGateway {
         self.port = port
         self.startLine = line
         self.captured = captured
-        // Keep reading the log, so a chatty server never blocks on a full pipe.
-        output.fileHandleForReading.readabilityHandler = { [captured] handle in
-            captured.append(handle.readChunk())
-        }
+        // Keep reading the log, so a chatty server never blocks on a full pipe: blocking reads on
+        // a thread of their own until end of file. Not `readabilityHandler`, whose dispatch read
+        // source, torn down while other tests' are set up, crashes libdispatch's event loop
+        // (swift-corelibs-libdispatch#949); this test process crashed so twice.
+        let handle = output.fileHandleForReading
+        Thread { [captured] in
+            while case let chunk = handle.readChunk(), !chunk.isEmpty { captured.append(chunk) }
+        }.start()
     }
 
     /// What the server has written to stdout and stderr so far.
