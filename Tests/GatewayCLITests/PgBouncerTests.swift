@@ -18,8 +18,7 @@ struct PgBouncerTests {
     )
     func pooling(mode: String, urlParameters: String, ignored: [String]) async throws {
         let server = try PostgresTestServer.shared()
-        let direct = try server.createDatabase()
-        let database = String(direct.split(separator: "/").last!)
+        let database = try server.createNamedDatabase()
         let bouncer = try PgBouncerTestServer(for: server, poolMode: mode, poolSize: 2, ignoredStartupParameters: ignored)
         defer { bouncer.stop() }
         // Session pooling gives each client connection a server connection of its own: two
@@ -50,25 +49,9 @@ struct PgBouncerTests {
             body: ReplicaCluster.cardBody(operation: "AUTHORIZE", amount: "20.00")
         )
         #expect(authorization.status == 201)
-        let results = try await withThrowingTaskGroup(of: [(Int, String?)].self) { group in
-            for client in 0..<8 {
-                group.addTask {
-                    var results: [(Int, String?)] = []
-                    for index in stride(from: client, to: 40, by: 8) {
-                        let response = try await ReplicaCluster.send(
-                            port: client % 2 == 0 ? a : b,
-                            "/order/pb-race/transaction/c\(index)",
-                            body: ReplicaCluster.captureBody(amount: "1.00")
-                        )
-                        results.append((response.status, ReplicaCluster.json(response.body)["result"] as? String))
-                    }
-                    return results
-                }
-            }
-            return try await group.reduce(into: [(Int, String?)]()) { $0 += $1 }
-        }
-        let statuses = results.map(\.0)
-        #expect(results.filter { $0.0 == 201 && $0.1 == "SUCCESS" }.count == 20, "\(statuses)")
+        let results = try await ReplicaCluster.raceCaptures(order: "pb-race", count: 40, clients: 8, ports: [a, b])
+        let statuses = results.map(\.status)
+        #expect(results.filter { $0.status == 201 && $0.result == "SUCCESS" }.count == 20, "\(statuses)")
         // 409 is the gateway's LOCK_FAILURE (another replica moved the order first): retryable.
         #expect(Set(statuses).isSubset(of: [201, 400, 409]), "\(statuses) \(bouncer.log.suffix(2000))")
         let order = ReplicaCluster.json(try await ReplicaCluster.send(port: b, "/order/pb-race").body)

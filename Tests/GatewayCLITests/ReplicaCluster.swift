@@ -108,6 +108,30 @@ struct ReplicaCluster {
         return (http?.statusCode ?? 0, data, http?.value(forHTTPHeaderField: "Retry-After"))
     }
 
+    /// CAPTUREs of 1.00 each on one order from `clients` clients at once, client N sending to
+    /// `ports[N % ports.count]`, each client its next capture only once the last is answered (so no
+    /// request waits out its timeout queued behind the others on a loaded machine). Every answer's
+    /// status and `result`.
+    static func raceCaptures(order: String, count: Int, clients: Int, ports: [Int]) async throws -> [(status: Int, result: String?)] {
+        try await withThrowingTaskGroup(of: [(status: Int, result: String?)].self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    var answers: [(status: Int, result: String?)] = []
+                    for index in stride(from: client, to: count, by: clients) {
+                        let response = try await send(
+                            port: ports[client % ports.count],
+                            "/order/\(order)/transaction/c\(index)",
+                            body: captureBody(amount: "1.00")
+                        )
+                        answers.append((response.status, json(response.body)["result"] as? String))
+                    }
+                    return answers
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+    }
+
     /// The status of GET /readyz.
     static func readiness(port: Int) async -> Int {
         let url = URL(string: "http://127.0.0.1:\(port)/readyz")!

@@ -82,30 +82,12 @@ struct ReplicaTests {
         )
         #expect(authorization.status == 201)
 
-        let responses = try await withThrowingTaskGroup(of: [(Int, Data)].self) { group in
-            // Many small captures from 16 clients at once, so the replicas' read-decide-write
-            // windows overlap often; a client sends its next one only when the last is answered,
-            // so no request waits out its timeout queued behind 159 others on a loaded machine.
-            for client in 0..<16 {
-                group.addTask {
-                    var answers: [(Int, Data)] = []
-                    for index in stride(from: client, to: 160, by: 16) {
-                        let response = try await ReplicaCluster.send(
-                            port: ports[index % 2],
-                            "/order/race/transaction/c\(index)",
-                            body: ReplicaCluster.captureBody(amount: "1.00")
-                        )
-                        answers.append((response.status, response.body))
-                    }
-                    return answers
-                }
-            }
-            return try await group.reduce(into: [(Int, Data)]()) { $0 += $1 }
-        }
-        let results = responses.map { ($0.0, ReplicaCluster.json($0.1)) }
-        let captured = results.filter { $0.0 == 201 && $0.1["result"] as? String == "SUCCESS" }.count
-        let statuses = Set(results.map(\.0))
-        #expect(captured == 100, "statuses: \(results.map(\.0))")
+        // Many small captures from 16 clients at once, so the replicas' read-decide-write windows
+        // overlap often.
+        let results = try await ReplicaCluster.raceCaptures(order: "race", count: 160, clients: 16, ports: ports)
+        let captured = results.filter { $0.status == 201 && $0.result == "SUCCESS" }.count
+        let statuses = Set(results.map(\.status))
+        #expect(captured == 100, "statuses: \(results.map(\.status))")
         #expect(statuses.isSubset(of: [201, 400, 409]), "statuses: \(statuses)")
         let order = ReplicaCluster.json(try await ReplicaCluster.send(port: ports[1], "/order/race").body)
         #expect(order["totalCapturedAmount"] as? Double == Double(captured))
@@ -174,9 +156,8 @@ struct ReplicaTests {
     @Test("a server that turned read-only (a demoted primary) gets SERVER_BUSY, not a failure, until writes work again")
     func demotedServer() async throws {
         let server = try PostgresTestServer.shared()
-        let url = try server.createDatabase()
-        let database = String(url.split(separator: "/").last!)
-        let cluster = try await ReplicaCluster(replicas: 1, storeURL: url)
+        let database = try server.createNamedDatabase()
+        let cluster = try await ReplicaCluster(replicas: 1, storeURL: server.url(database: database))
         defer { cluster.stop() }
         let port = cluster.replicas[0].port
         let warm = try await ReplicaCluster.send(port: port, "/order/ro-0/transaction/1", body: ReplicaCluster.cardBody(amount: "1.00"))

@@ -170,8 +170,8 @@ struct PostgresStoreTests {
     func frozenBackend() async throws {
         let server = try PostgresTestServer()
         defer { server.destroy() }
-        let url = try server.createDatabase()
-        let database = String(url.split(separator: "/").last ?? "")
+        let database = try server.createNamedDatabase()
+        let url = server.url(database: database)
         // One connection: a query left waiting on it would keep the whole pool waiting.
         let store = PostgresTransactionStore(
             location: try StoreFixture.postgresLocation(url),

@@ -72,9 +72,14 @@ public final class PostgresTestServer: Sendable {
 
     /// A new, empty database; returns its URL.
     public func createDatabase() throws -> String {
+        url(database: try createNamedDatabase())
+    }
+
+    /// A new, empty database; returns its name (for ``psql(_:database:)`` and ``url(database:)``).
+    public func createNamedDatabase() throws -> String {
         let name = "test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
         try psql("CREATE DATABASE \(name)", database: "postgres")
-        return url(database: name)
+        return name
     }
 
     /// Runs SQL with psql, returning its unaligned output.

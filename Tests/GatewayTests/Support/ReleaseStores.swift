@@ -22,9 +22,9 @@ enum ReleaseStores {
             return "sqlite://\(path.path)"
         case .postgres:
             let server = try PostgresTestServer.shared()
-            let url = try server.createDatabase()
-            try server.restore(file: fixtures.appendingPathComponent("postgres.sql").path, database: String(url.split(separator: "/").last!))
-            return url
+            let database = try server.createNamedDatabase()
+            try server.restore(file: fixtures.appendingPathComponent("postgres.sql").path, database: database)
+            return server.url(database: database)
         }
     }
 }
