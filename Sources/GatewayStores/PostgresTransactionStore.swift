@@ -50,13 +50,13 @@ package final class PostgresTransactionStore: TransactionStore {
         )
         configuration.options.maximumConnections = maxConnections
         configuration.options.connectTimeout = timeout
+        configuration.options.additionalStartupParameters = [("application_name", "applepay-gateway")]
         // A statement stuck behind a lock fails on the server too, rather than keep its connection.
         // PgBouncer refuses that startup parameter: behind it the role's setting applies.
-        let milliseconds = timeout.components.seconds * 1000
-        configuration.options.additionalStartupParameters =
-            (location.transactionPooling ? [] : [("statement_timeout", "\(milliseconds)")]) + [
-                ("application_name", "applepay-gateway")
-            ]
+        if !location.transactionPooling {
+            let milliseconds = timeout.components.seconds * 1000
+            configuration.options.additionalStartupParameters.append(("statement_timeout", "\(milliseconds)"))
+        }
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.running = runsOwnPool ? Task { await client.run() } : nil
