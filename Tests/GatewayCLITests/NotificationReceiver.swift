@@ -29,11 +29,16 @@ final class NotificationReceiver {
     let process: Process
     let port: Int
     let log: URL
+    /// Where this receiver's own URL starts: a receiver on a free port may get one that an earlier
+    /// test's gateway still retries notifications to, and those must not count as arrivals here
+    /// (their ids overlap this test's). Empty on a port the test chose, whose URL it wrote itself.
+    private let pathPrefix: String
 
     /// Starts the receiver on `port` (0: a free one) and waits until it accepts connections.
     /// Its output is not read: a blocking read of a pipe can be interrupted by the signals child
     /// processes send, which Foundation's FileHandle turns into a crash.
     init(port: Int = 0, secret: String, log: URL, delayMilliseconds: Int = 0) async throws {
+        pathPrefix = port == 0 ? "/r-\(UUID().uuidString.prefix(8))" : ""
         let port = port == 0 ? try Self.unusedPort() : port
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -57,7 +62,7 @@ final class NotificationReceiver {
         self.log = log
     }
 
-    var url: String { "http://127.0.0.1:\(port)" }
+    var url: String { "http://127.0.0.1:\(port)\(pathPrefix)" }
 
     func stop() {
         kill(process.processIdentifier, SIGKILL)
@@ -66,7 +71,13 @@ final class NotificationReceiver {
 
     var arrivals: [Arrival] {
         guard let data = try? Data(contentsOf: log) else { return [] }
-        return data.split(separator: UInt8(ascii: "\n")).compactMap { try? JSONDecoder().decode(Arrival.self, from: Data($0)) }
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { line -> Arrival? in
+            guard var arrival = try? JSONDecoder().decode(Arrival.self, from: Data(line)), arrival.path.hasPrefix(pathPrefix) else {
+                return nil
+            }
+            arrival.path.removeFirst(pathPrefix.count)
+            return arrival
+        }
     }
 
     /// Waits (bounded) until `count` distinct notification ids have arrived.
