@@ -23,7 +23,7 @@ import GatewayStores
 /// | `server.bodyTimeoutSeconds` | int, 1-300: from a request's complete head to its body's last byte | `5` |
 /// | `server.minBodyBytesPerSecond` | int, 0-1048576: a body arriving slower than this (after its first second) is cut off; 0: no check | `1024` |
 /// | `server.idleTimeoutSeconds` | int, 1-3600: a connection with no request data for this long is closed | `60` |
-/// | `server.maxConnections` | int, 1-100000: connections open at once; more wait in the backlog. At most three quarters may be connections that have not yet sent a whole request: past that the oldest of those is closed | `1024` |
+/// | `server.maxConnections` | int, 1-100000: connections open at once; more wait in the backlog. At most three quarters may be connections that have not yet sent a whole request: past that the oldest of those is closed (never one connected less than 200 ms ago) | `1024` |
 /// | `server.writeTimeoutSeconds` | int, 1-300: a connection whose responses wait unread this long is closed | `10` |
 /// | `server.maxPipelinedRequests` | int, 1-1024: requests a client may send ahead of their responses; past it the connection is closed | `16` |
 /// | `server.shutdownGracePeriodSeconds` | int, 0-300: how long SIGTERM waits for requests in flight | `25` |

@@ -5,7 +5,10 @@ import Synchronization
 /// Keeps connection slots (`server.maxConnections`) for clients that use them:
 /// - connections that have not sent a complete request, whether silent, trickling a head or
 ///   trickling a body, may hold at most three quarters of the slots: past that, the oldest of them
-///   is closed to admit the new one;
+///   is closed. A connection younger than `admissionGrace` is never the one closed: a client
+///   reconnecting as fast as it is closed would otherwise cycle the slots faster than a loaded
+///   server reads a well-behaved client's request, which arrived in the same instant. Young
+///   connections may overflow the share for a moment; when their grace ends, the oldest go;
 /// - connections idle between requests (keep-alive) give way: whenever every slot is taken (a new
 ///   connection took the last one, or one became idle with none free), the longest-idle one is
 ///   closed, so the next client is accepted rather than left in the kernel's backlog; and while
@@ -16,6 +19,8 @@ final class ConnectionAdmission: Sendable {
     private struct Tracked {
         var order: UInt64
         var channel: any Channel
+        /// Past its grace: it may be closed to make room.
+        var evictable = false
     }
 
     private struct State {
@@ -30,13 +35,21 @@ final class ConnectionAdmission: Sendable {
     let pendingLimit: Int
     let maxConnections: Int
     let pressureIdleTimeout: TimeAmount
+    /// How long a new connection is safe from being closed for the pending share.
+    let admissionGrace: TimeAmount
     let notices: ConnectionNotices
     private let state = Mutex(State())
 
-    init(maxConnections: Int, pressureIdleTimeout: TimeAmount = .seconds(5), notices: ConnectionNotices) {
+    init(
+        maxConnections: Int,
+        pressureIdleTimeout: TimeAmount = .seconds(5),
+        admissionGrace: TimeAmount = .milliseconds(200),
+        notices: ConnectionNotices
+    ) {
         self.maxConnections = maxConnections
         pendingLimit = max(1, maxConnections - maxConnections / 4)
         self.pressureIdleTimeout = pressureIdleTimeout
+        self.admissionGrace = admissionGrace
         self.notices = notices
     }
 
@@ -55,13 +68,7 @@ final class ConnectionAdmission: Sendable {
             state.open.insert(id)
             state.pending[id] = Tracked(order: state.nextOrder, channel: channel)
             state.nextOrder += 1
-            var evicted: [(any Channel, String)] = []
-            if state.pending.count > pendingLimit,
-                let oldest = state.pending.min(by: { $0.value.order < $1.value.order })
-            {
-                state.pending[oldest.key] = nil
-                evicted.append((oldest.value.channel, "more than \(pendingLimit) connections without a complete request"))
-            }
+            var evicted = evictPendingOverLimit(&state)
             if state.open.count > maxConnections / 2 {
                 for (key, idle) in state.idle where now - idle.since >= pressureIdleTimeout {
                     state.idle[key] = nil
@@ -76,6 +83,34 @@ final class ConnectionAdmission: Sendable {
             }
             return evicted
         }
+        close(evicted)
+        channel.eventLoop.scheduleTask(in: admissionGrace) { [self] in graceEnded(channel) }
+    }
+
+    /// Past its grace, a connection still without a complete request may be closed for a newer one.
+    private func graceEnded(_ channel: any Channel) {
+        let evicted = state.withLock { state -> [(any Channel, String)] in
+            let id = ObjectIdentifier(channel)
+            guard state.pending[id] != nil else { return [] }
+            state.pending[id]?.evictable = true
+            return evictPendingOverLimit(&state)
+        }
+        close(evicted)
+    }
+
+    /// The oldest pending connections past their grace, closed until the pending share fits.
+    private func evictPendingOverLimit(_ state: inout State) -> [(any Channel, String)] {
+        var evicted: [(any Channel, String)] = []
+        while state.pending.count > pendingLimit,
+            let oldest = state.pending.lazy.filter({ $0.value.evictable }).min(by: { $0.value.order < $1.value.order })
+        {
+            state.pending[oldest.key] = nil
+            evicted.append((oldest.value.channel, "more than \(pendingLimit) connections without a complete request"))
+        }
+        return evicted
+    }
+
+    private func close(_ evicted: [(any Channel, String)]) {
         for (channel, reason) in evicted {
             notices.notice(reason)
             channel.close(promise: nil)
