@@ -262,6 +262,7 @@ let package = Package(
         // Starts throwaway PostgreSQL servers, so the store and replica tests need no setup.
         .target(
             name: "PostgresTestServer",
+            dependencies: ["BlockingWork"],
             path: "Tests/PostgresTestServer"
         ),
         // The two stores as tests open them (a fresh SQLite file or PostgreSQL database), and the
@@ -279,7 +280,13 @@ let package = Package(
         // A thread pool for tests that block threads, kept off Swift's cooperative pool.
         .target(
             name: "BlockingWork",
+            dependencies: ["CSpawn"],
             path: "Tests/BlockingWork"
+        ),
+        // glibc's posix_spawn closefrom and chdir actions, for the tests' child processes.
+        .systemLibrary(
+            name: "CSpawn",
+            path: "Tests/CSpawn"
         ),
         // Random edits of example texts, for tests comparing two implementations of a check.
         .target(
@@ -308,6 +315,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway",
+                "BlockingWork",
                 "GatewayHTTP",
                 "GatewayStores",
                 "MPGSAPI",

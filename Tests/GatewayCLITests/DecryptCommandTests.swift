@@ -162,7 +162,7 @@ enum Gateway {
         environment: [String: String]? = nil,
         executable: URL = executable
     ) throws -> Result {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }

@@ -311,7 +311,7 @@ struct HTTPSServeTests {
                     print("ready", flush=True)
                     sys.stdin.readline()
             """
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, "\(gateway.port)", certificate]
         let input = Pipe()

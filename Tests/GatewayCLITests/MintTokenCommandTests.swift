@@ -94,7 +94,7 @@ struct MintTokenCommandTests {
         "Basic " + Data("merchant.TESTMERCHANT:00112233445566778899aabbccddeeff".utf8).base64EncodedString()
 
     static func verifyWithOpenSSL(_ token: String, root: String) throws -> Gateway.Result {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", ServeCommandTests.packageRoot.appending(path: "scripts/verify-token-openssl").path, root]
         let input = Pipe()

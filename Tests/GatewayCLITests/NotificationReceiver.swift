@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import Synchronization
 
@@ -26,7 +27,7 @@ final class NotificationReceiver {
         }
     }
 
-    let process: Process
+    let process: ChildProcess
     let port: Int
     let log: URL
     /// Where this receiver's own URL starts: a receiver on a free port may get one that an earlier
@@ -40,7 +41,7 @@ final class NotificationReceiver {
     init(port: Int = 0, secret: String, log: URL, delayMilliseconds: Int = 0) async throws {
         pathPrefix = port == 0 ? "/r-\(UUID().uuidString.prefix(8))" : ""
         let port = port == 0 ? try Self.unusedPort() : port
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", "scripts/notification-receiver", "--port", "\(port)", "--secret", secret, "--log", log.path,

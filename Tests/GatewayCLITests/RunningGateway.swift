@@ -6,7 +6,7 @@ import Testing
 /// `gateway serve --port 0` started from the repository root on a given store, as the README
 /// runs it; `port` is read from its start-up line. Everything it writes is kept in `output`.
 final class RunningGateway {
-    let process: Process
+    let process: ChildProcess
     let port: Int
     let startLine: String
     private let captured: OutputCapture
@@ -32,7 +32,7 @@ final class RunningGateway {
         arguments: [String] = [],
         environment: [String: String] = [:]
     ) async throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = Gateway.executable
         process.arguments = ["serve", "--port", "0"] + arguments
         process.currentDirectoryURL = ServeCommandTests.packageRoot

@@ -1,4 +1,5 @@
 import ApplePayToken
+import BlockingWork
 import Foundation
 import GatewayCore
 import HummingbirdTesting
@@ -18,7 +19,7 @@ struct RequestCatalogueTests {
     @Test("the embedded catalogue is the data file, and openapi.yaml is generated from it")
     func generatedFilesAreCurrent() throws {
         #expect(try String(contentsOf: Self.catalogueFile, encoding: .utf8) == transactionRequestCatalogueText + "\n")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "scripts/generate-request-catalogue", "--check"]
         process.currentDirectoryURL = TestGateway.packageRoot

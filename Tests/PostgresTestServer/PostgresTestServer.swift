@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 #if canImport(Glibc)
@@ -111,8 +112,8 @@ public final class PostgresTestServer: Sendable {
     }
 
     /// Starts psql on SQL that runs for a while; the caller waits for it.
-    public func psqlInBackground(_ sql: String, database: String) throws -> Process {
-        let process = Process()
+    public func psqlInBackground(_ sql: String, database: String) throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = binaries.appendingPathComponent("psql")
         process.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-d", database, "-qc", sql]
         process.standardOutput = FileHandle.nullDevice
@@ -226,39 +227,30 @@ public final class PostgresTestServer: Sendable {
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// posix_spawn rather than Foundation's Process: the server `pg_ctl start` leaves running
-    /// would inherit Process's exit-watching descriptor and make it wait for the server's end.
-    /// Here the child gets only /dev/null and the output file.
+    /// The child gets only /dev/null and the output file (ChildProcess closes every other
+    /// descriptor): the server `pg_ctl start` leaves running would otherwise inherit a pipe and
+    /// keep whoever reads it waiting for the server's end.
     private static func spawnAndWait(_ command: [String], output: String) throws -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // glibc's closefrom and chdir actions, which Swift's Glibc module does not declare.
-        if let closeFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
-            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-            _ = unsafeBitCast(closeFrom, to: CloseFrom.self)(&actions, 3)
-        }
-        if let changeDirectory = dlsym(nil, "posix_spawn_file_actions_addchdir_np") {
-            typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-            _ = unsafeBitCast(changeDirectory, to: ChangeDirectory.self)(&actions, "/")
-        }
-        var environment = ProcessInfo.processInfo.environment
-        environment["LC_ALL"] = "C"
-        let argv = command.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        guard FileManager.default.createFile(atPath: output, contents: nil),
+            let outputFile = FileHandle(forWritingAtPath: output),
+            let devNull = FileHandle(forReadingAtPath: "/dev/null")
+        else { throw Failure(description: "cannot open \(output)") }
         defer {
-            for pointer in argv + envp { free(pointer) }
+            try? outputFile.close()
+            try? devNull.close()
         }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
-        guard spawned == 0 else { throw Failure(description: "cannot start \(command[0]): error \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let process = ChildProcess()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.environment = ProcessInfo.processInfo.environment.merging(["LC_ALL": "C"]) { $1 }
+        process.currentDirectoryURL = URL(fileURLWithPath: "/")
+        process.standardInput = devNull
+        process.standardOutput = outputFile
+        process.standardError = outputFile
+        try process.run()
+        process.waitUntilExit()
         // Exited normally: the code; killed by a signal: 128 + the signal, as shells report it.
-        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
     }
 
     /// A loopback port nobody listens on right now.

@@ -9,7 +9,7 @@ enum OpenSSL {
     }
 
     static func run(_ arguments: [String]) throws -> Outcome {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl"] + arguments
         let output = Pipe()

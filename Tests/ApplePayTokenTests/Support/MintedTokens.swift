@@ -26,7 +26,7 @@ struct MintedTokens: Sendable {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("applepay-minted-\(UUID().uuidString)")
         let script = Fixtures.packageRoot.appendingPathComponent("Tests/ApplePayTokenTests/Minting/mint_tokens.py")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, directory.path]
         let errors = Pipe()
