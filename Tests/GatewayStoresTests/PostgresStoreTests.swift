@@ -125,20 +125,34 @@ struct PostgresStoreTests {
         await store.close()
     }
 
+    /// Connects, migrates and records order "before" under a generous timeout. The outage tests'
+    /// stores have a short one, and with the rest of the suite starting, connecting and migrating
+    /// under it sometimes never succeeded within 30 s of retries.
+    static func migrateRecordingBefore(_ location: PostgresLocation) async throws {
+        let migrating = PostgresTransactionStore(location: location, maxConnections: 1, timeout: .seconds(30))
+        #expect(try await migrating.record(SampleRecords.record(order: "before")) == .recorded)
+        await migrating.close()
+    }
+
+    /// Retries reading order "before" (for at most 30 s) until the short-timeout store has a
+    /// connection of its own on the migrated database.
+    static func connect(_ store: PostgresTransactionStore) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if (try? await store.transaction(merchantId: "M", orderId: "before", transactionId: "1")) != nil { return true }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        return false
+    }
+
     @Test("a server that stops answering mid-query costs the store its deadline, not a hang", .timeLimit(.minutes(2)))
     func frozenServer() async throws {
         let server = try PostgresTestServer()
         defer { server.destroy() }
         let location = try StoreFixture.postgresLocation(try server.createDatabase())
+        try await Self.migrateRecordingBefore(location)
         let store = PostgresTransactionStore(location: location, maxConnections: 2, timeout: .seconds(2), logger: Self.quiet)
-        // Connected and migrated under the short timeout; retried while a busy run warms up.
-        var connected = false
-        let warmUp = ContinuousClock.now + .seconds(30)
-        while !connected, ContinuousClock.now < warmUp {
-            connected = (try? await store.record(SampleRecords.record(order: "before"))) == .recorded
-            if !connected { try await Task.sleep(for: .milliseconds(200)) }
-        }
-        #expect(connected, "the store never recorded before the freeze")
+        #expect(try await Self.connect(store), "the store never read the transaction recorded before the freeze")
 
         // The connections stay open and the server answers nothing: no statement_timeout, no
         // reset, only the gateway's own deadline can end the wait.
@@ -171,21 +185,11 @@ struct PostgresStoreTests {
         let server = try PostgresTestServer()
         defer { server.destroy() }
         let database = try server.createNamedDatabase()
-        let url = server.url(database: database)
+        let location = try StoreFixture.postgresLocation(server.url(database: database))
+        try await Self.migrateRecordingBefore(location)
         // One connection: a query left waiting on it would keep the whole pool waiting.
-        let store = PostgresTransactionStore(
-            location: try StoreFixture.postgresLocation(url),
-            maxConnections: 1,
-            timeout: .seconds(2),
-            logger: Self.quiet
-        )
-        var connected = false
-        let warmUp = ContinuousClock.now + .seconds(30)
-        while !connected, ContinuousClock.now < warmUp {
-            connected = (try? await store.record(SampleRecords.record(order: "before"))) == .recorded
-            if !connected { try await Task.sleep(for: .milliseconds(200)) }
-        }
-        #expect(connected, "the store never recorded before the freeze")
+        let store = PostgresTransactionStore(location: location, maxConnections: 1, timeout: .seconds(2), logger: Self.quiet)
+        #expect(try await Self.connect(store), "the store never read the transaction recorded before the freeze")
 
         // The connection stays open and its backend answers nothing, as when a database host
         // drops off the network; the server itself still accepts new connections.
@@ -211,23 +215,11 @@ struct PostgresStoreTests {
         let server = try PostgresTestServer()
         defer { server.destroy() }
         let location = try StoreFixture.postgresLocation(try server.createDatabase())
-        // The first write also connects and migrates, under the short timeout this test needs
-        // later: with the rest of the suite running, that warm-up never succeeded in 30 s in 2 of
-        // 6 full runs (cause not pinned down). A store with a generous timeout now does that part.
-        let migrating = PostgresTransactionStore(location: location, maxConnections: 1, timeout: .seconds(30))
-        #expect(try await migrating.record(SampleRecords.record(order: "before")) == .recorded)
-        await migrating.close()
+        try await Self.migrateRecordingBefore(location)
         // The pool logs each refused connection while the server is down: expected here, so not
         // printed into the suite's output.
         let store = PostgresTransactionStore(location: location, maxConnections: 4, timeout: .seconds(2), logger: Self.quiet)
-        // Its own connections, on the migrated database: retried until one is in.
-        var connected = false
-        let warmUp = ContinuousClock.now + .seconds(30)
-        while !connected, ContinuousClock.now < warmUp {
-            connected = (try? await store.transaction(merchantId: "M", orderId: "before", transactionId: "1")) != nil
-            if !connected { try await Task.sleep(for: .milliseconds(200)) }
-        }
-        #expect(connected, "the store never read the transaction recorded before the restart")
+        #expect(try await Self.connect(store), "the store never read the transaction recorded before the restart")
 
         try server.stop()
         let started = ContinuousClock.now
