@@ -44,6 +44,7 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
         simulated: services.configuration.mode == .sandbox
     )
     environment.outbox = services.outbox
+    environment.notificationDoorbell = services.notificationDoorbell
     let sessions = SessionService(
         store: services.sessionStore,
         cipher: services.sessionCipher,
@@ -158,6 +159,7 @@ func buildApplication(
         application.addServices(
             NotificationDelivery(
                 outbox: outbox,
+                doorbell: services.notificationDoorbell,
                 store: services.store,
                 merchants: services.merchants,
                 settings: configuration.notifications,

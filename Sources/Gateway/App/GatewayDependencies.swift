@@ -30,6 +30,8 @@ struct GatewayDependencies: Sendable {
     }
     /// The same database's notification outbox; nil for a store without one.
     var outbox: (any NotificationOutbox)?
+    /// Wakes the delivery loop when this replica commits a transaction with a notification.
+    let notificationDoorbell = NotificationDoorbell()
     /// Seals session content at rest; nil (sessions off) in production without `sessions.encryptionKey`.
     var sessionCipher: SessionCipher?
     /// Whether other replicas may share the store (PostgreSQL), so changes made through one

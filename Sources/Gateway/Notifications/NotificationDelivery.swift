@@ -14,6 +14,8 @@ import ServiceLifecycle
 /// again, with the same `X-Notification-Id`.
 struct NotificationDelivery: Service {
     let outbox: any NotificationOutbox
+    /// Rung by this replica's commits of transactions with a notification: no waiting out the poll.
+    let doorbell: NotificationDoorbell
     let store: any TransactionStore
     let merchants: [String: Merchant]
     let settings: NotificationSettings
@@ -62,7 +64,7 @@ struct NotificationDelivery: Service {
                 leased = []
             }
             if leased.isEmpty {
-                try? await Task.sleep(for: .milliseconds(settings.pollIntervalMilliseconds))
+                await doorbell.wait(timeout: .milliseconds(settings.pollIntervalMilliseconds))
                 continue
             }
             await deliverBatch(leased, client)
@@ -159,8 +161,11 @@ struct NotificationDelivery: Service {
             target = try NotificationTarget(parsing: notification.url, production: production)
             let allowed = settings.allowedHosts
             let production = production
-            try await NIOThreadPool.singleton.runIfActive {
-                try target.checkAddresses(production: production, allowedHosts: allowed)
+            // The hop to the resolver's threads only when there is something to resolve.
+            if target.needsAddressCheck(production: production, allowedHosts: allowed) {
+                try await NIOThreadPool.singleton.runIfActive {
+                    try target.checkAddresses(production: production, allowedHosts: allowed)
+                }
             }
         } catch let refusal as NotificationTargetRefusal {
             return .failed(refusal.cause, permanent: refusal.isPermanent)

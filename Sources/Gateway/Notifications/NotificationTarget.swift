@@ -23,9 +23,15 @@ struct NotificationTarget: Sendable, Hashable {
         self.host = host.lowercased()
     }
 
+    /// Whether an attempt must resolve the host first: only production checks addresses, and
+    /// not those of an allow-listed host.
+    func needsAddressCheck(production: Bool, allowedHosts: Set<String>) -> Bool {
+        production && !allowedHosts.contains(host)
+    }
+
     /// Checks where the host resolves now. Blocking (getaddrinfo): call it off the event loops.
     func checkAddresses(production: Bool, allowedHosts: Set<String>) throws(NotificationTargetRefusal) {
-        guard production, !allowedHosts.contains(host) else { return }
+        guard needsAddressCheck(production: production, allowedHosts: allowedHosts) else { return }
         let addresses = Self.resolve(host)
         guard !addresses.isEmpty else { throw .unresolvable }
         if addresses.contains(where: \.isInternal) { throw .internalAddress }

@@ -13,6 +13,8 @@ package struct ProcessingEnvironment: Sendable {
     package let authentications: any AuthenticationStore
     /// Where a follow-on finds the notification URL its order chose; nil: no outbox.
     package var outbox: (any NotificationOutbox)? = nil
+    /// Rung after a transaction with a notification commits, to wake the delivery loop.
+    package var notificationDoorbell: NotificationDoorbell? = nil
 
     package init(
         store: any TransactionStore,
@@ -42,7 +44,9 @@ package struct ProcessingEnvironment: Sendable {
     )
         async throws -> ProcessedTransaction
     {
-        try await store.commit(record, context, logger: logger, observer: observer, card: card)
+        let processed = try await store.commit(record, context, logger: logger, observer: observer, card: card)
+        if record.notification != nil { notificationDoorbell?.ring() }
+        return processed
     }
 
     func committed(
@@ -52,6 +56,8 @@ package struct ProcessingEnvironment: Sendable {
         logger: Logger,
         card: String? = nil
     ) throws -> ProcessedTransaction {
-        try store.committed(record, outcome, context, logger: logger, observer: observer, card: card)
+        let processed = try store.committed(record, outcome, context, logger: logger, observer: observer, card: card)
+        if record.notification != nil { notificationDoorbell?.ring() }
+        return processed
     }
 }
