@@ -30,6 +30,15 @@ struct NotificationDoorbellTests {
         #expect(ContinuousClock.now - second >= .milliseconds(300), "two rings while nobody waited wake one wait")
     }
 
+    @Test("takeRing reports a ring once, without waiting")
+    func takeRing() {
+        let doorbell = NotificationDoorbell()
+        #expect(!doorbell.takeRing())
+        doorbell.ring()
+        #expect(doorbell.takeRing())
+        #expect(!doorbell.takeRing())
+    }
+
     @Test("with no ring the timeout ends the wait; cancellation ends it too")
     func timeoutAndCancellation() async {
         let doorbell = NotificationDoorbell()

@@ -42,51 +42,74 @@ struct NotificationDelivery: Service {
         try? await client.shutdown()
     }
 
+    /// Keeps up to `concurrency` notifications in flight. It leases more whenever at most half are
+    /// left in flight, rather than after a whole leased batch (a notification queued just after a
+    /// lease used to wait for every send of that batch), and marks the delivered ones a few at a
+    /// time, so a busy outbox still costs few writes.
     private func loop(_ client: HTTPClient) async {
+        let poll = Duration.milliseconds(settings.pollIntervalMilliseconds)
         var lastBacklog = Date.distantPast
-        while !Task.isCancelled {
-            let now = clock()
-            if now.timeIntervalSince(lastBacklog) >= 1 {
-                lastBacklog = now
-                await recordBacklog(now)
+        var lastLease = ContinuousClock.now - poll
+        // Lease at the next turn: the last lease was full, or the doorbell or the poll said so.
+        var leaseNow = true
+        var inFlight = 0
+        var delivered: [OutboxNotification] = []
+        await withTaskGroup(of: OutboxNotification?.self) { group in
+            while !Task.isCancelled {
+                let now = clock()
+                if now.timeIntervalSince(lastBacklog) >= 1 {
+                    lastBacklog = now
+                    await recordBacklog(now)
+                }
+                if inFlight <= settings.concurrency / 2,
+                    leaseNow || doorbell.takeRing() || ContinuousClock.now - lastLease >= poll
+                {
+                    let wanted = settings.concurrency - inFlight
+                    let leased = await lease(at: now, limit: wanted)
+                    lastLease = .now
+                    leaseNow = leased.count == wanted
+                    for notification in leased { group.addTask { await deliver(notification, client) } }
+                    inFlight += leased.count
+                }
+                if inFlight == 0 {
+                    await doorbell.wait(timeout: poll)
+                    leaseNow = true
+                    continue
+                }
+                if let finished = await group.next() {
+                    inFlight -= 1
+                    if let finished { delivered.append(finished) }
+                }
+                if delivered.count >= max(1, settings.concurrency / 2) || inFlight == 0 {
+                    await markDelivered(delivered)
+                    delivered = []
+                }
             }
-            let leased: [OutboxNotification]
-            do {
-                // A few rounds of sends per lease, so a busy outbox costs few lease writes.
-                leased = try await outbox.leaseNotifications(
-                    owner: owner,
-                    now: now,
-                    leaseUntil: now.addingTimeInterval(TimeInterval(settings.leaseSeconds)),
-                    limit: settings.concurrency * 4
-                )
-            } catch {
-                logger.warning("notification outbox unavailable", metadata: ["error": "\(type(of: error))"])
-                leased = []
+            // Shutting down: the sends under way end (cancelled or answered); record what was delivered.
+            for await finished in group {
+                if let finished { delivered.append(finished) }
             }
-            if leased.isEmpty {
-                await doorbell.wait(timeout: .milliseconds(settings.pollIntervalMilliseconds))
-                continue
-            }
-            await deliverBatch(leased, client)
+        }
+        await markDelivered(delivered)
+    }
+
+    private func lease(at now: Date, limit: Int) async -> [OutboxNotification] {
+        do {
+            return try await outbox.leaseNotifications(
+                owner: owner,
+                now: now,
+                leaseUntil: now.addingTimeInterval(TimeInterval(settings.leaseSeconds)),
+                limit: limit
+            )
+        } catch {
+            logger.warning("notification outbox unavailable", metadata: ["error": "\(type(of: error))"])
+            return []
         }
     }
 
-    /// Sends a leased batch, at most `concurrency` at once, and marks the delivered ones in one
-    /// write (each mark is a durable commit: one per notification was the loop's main cost).
-    private func deliverBatch(_ leased: [OutboxNotification], _ client: HTTPClient) async {
-        let delivered = await withTaskGroup(of: OutboxNotification?.self) { group in
-            var waiting = leased[...]
-            var delivered: [OutboxNotification] = []
-            for _ in 0..<settings.concurrency {
-                guard let next = waiting.popFirst() else { break }
-                group.addTask { await deliver(next, client) }
-            }
-            for await finished in group {
-                if let finished { delivered.append(finished) }
-                if let next = waiting.popFirst() { group.addTask { await deliver(next, client) } }
-            }
-            return delivered
-        }
+    /// Marks delivered notifications in one write (each mark a commit: one per notification was
+    /// once the loop's main cost).
+    private func markDelivered(_ delivered: [OutboxNotification]) async {
         guard !delivered.isEmpty else { return }
         do {
             let marked = try await outbox.notificationsDelivered(ids: delivered.map(\.id), owner: owner, at: clock())

@@ -28,6 +28,14 @@ package final class NotificationDoorbell: Sendable {
         waiter?.resume()
     }
 
+    /// Whether it rang since the last wait or take, without waiting; clears the ring.
+    package func takeRing() -> Bool {
+        state.withLock { state in
+            defer { state.rung = false }
+            return state.rung
+        }
+    }
+
     /// Returns at the next ring (at once if it rang since the last wait), after `timeout`, or
     /// when the task is cancelled. One waiter at a time (the delivery loop).
     package func wait(timeout: Duration) async {
