@@ -662,6 +662,10 @@ enum PostgresMigrations {
             )
             """
         ],
+        // 14: the pending notifications in id order, for the delivery loop's lease, as SQLite's step 13.
+        [
+            "CREATE INDEX IF NOT EXISTS notification_outbox_pending ON notification_outbox (id) WHERE status = 'PENDING'"
+        ],
     ]
 
     private static func sealLegacyFingerprints(

@@ -22,7 +22,12 @@ extension SQLiteTransactionStore: NotificationOutbox {
         return try await writer.perform { connection in
             try Self.unsynced(connection) {
                 let ids = try connection.rows(
-                    "SELECT o.id FROM notification_outbox o WHERE \(OutboxColumns.dueCondition(now: "?1")) ORDER BY o.id LIMIT ?2",
+                    // By the pending index, in id order, stopping at the limit: SQLite's planner,
+                    // without statistics, would read every due row through the due index and sort.
+                    """
+                    SELECT o.id FROM notification_outbox o INDEXED BY notification_outbox_pending
+                    WHERE \(OutboxColumns.dueCondition(now: "?1")) ORDER BY o.id LIMIT ?2
+                    """,
                     [.integer(now), .integer(Int64(limit))]
                 ).map { try $0.integer("id") }
                 return try ids.compactMap { id in
