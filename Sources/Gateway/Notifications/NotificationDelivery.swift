@@ -42,16 +42,20 @@ struct NotificationDelivery: Service {
         try? await client.shutdown()
     }
 
-    /// Keeps up to `concurrency` notifications in flight. It leases more whenever at most half are
-    /// left in flight, rather than after a whole leased batch (a notification queued just after a
-    /// lease used to wait for every send of that batch), and marks the delivered ones a few at a
-    /// time, so a busy outbox still costs few writes.
+    /// Keeps up to `concurrency` notifications in flight, starting the next leased one as each
+    /// finishes. It leases again (up to four rounds of sends at once, so a busy outbox costs few
+    /// lease writes) when those leased are all started and at most half are left in flight,
+    /// rather than after the last send of a batch (a notification queued just after a lease used
+    /// to wait for the slowest send of the whole batch), and marks the delivered ones a round at
+    /// a time.
     private func loop(_ client: HTTPClient) async {
         let poll = Duration.milliseconds(settings.pollIntervalMilliseconds)
+        let leaseSize = settings.concurrency * 4
         var lastBacklog = Date.distantPast
         var lastLease = ContinuousClock.now - poll
         // Lease at the next turn: the last lease was full, or the doorbell or the poll said so.
         var leaseNow = true
+        var waiting: ArraySlice<OutboxNotification> = []
         var inFlight = 0
         var delivered: [OutboxNotification] = []
         await withTaskGroup(of: OutboxNotification?.self) { group in
@@ -61,15 +65,17 @@ struct NotificationDelivery: Service {
                     lastBacklog = now
                     await recordBacklog(now)
                 }
-                if inFlight <= settings.concurrency / 2,
+                if waiting.isEmpty, inFlight <= settings.concurrency / 2,
                     leaseNow || doorbell.takeRing() || ContinuousClock.now - lastLease >= poll
                 {
-                    let wanted = settings.concurrency - inFlight
-                    let leased = await lease(at: now, limit: wanted)
+                    let wanted = leaseSize - inFlight
+                    waiting = await lease(at: now, limit: wanted)[...]
                     lastLease = .now
-                    leaseNow = leased.count == wanted
-                    for notification in leased { group.addTask { await deliver(notification, client) } }
-                    inFlight += leased.count
+                    leaseNow = waiting.count == wanted
+                }
+                while inFlight < settings.concurrency, let next = waiting.popFirst() {
+                    group.addTask { await deliver(next, client) }
+                    inFlight += 1
                 }
                 if inFlight == 0 {
                     await doorbell.wait(timeout: poll)
@@ -80,12 +86,13 @@ struct NotificationDelivery: Service {
                     inFlight -= 1
                     if let finished { delivered.append(finished) }
                 }
-                if delivered.count >= max(1, settings.concurrency / 2) || inFlight == 0 {
+                if delivered.count >= settings.concurrency || (inFlight == 0 && waiting.isEmpty) {
                     await markDelivered(delivered)
                     delivered = []
                 }
             }
-            // Shutting down: the sends under way end (cancelled or answered); record what was delivered.
+            // Shutting down: the sends under way end (cancelled or answered); record what was
+            // delivered. Those leased and not started go again when their lease expires.
             for await finished in group {
                 if let finished { delivered.append(finished) }
             }
