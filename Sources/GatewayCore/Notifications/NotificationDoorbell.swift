@@ -7,7 +7,7 @@ package final class NotificationDoorbell: Sendable {
     private struct State {
         /// Rung while nobody waited: the next wait returns at once.
         var rung = false
-        var waiter: CheckedContinuation<Void, Never>?
+        var waiter: CheckedContinuation<Bool, Never>?
         /// Which wait a timer belongs to, so a late timer never ends a later wait.
         var generation: UInt64 = 0
     }
@@ -17,7 +17,7 @@ package final class NotificationDoorbell: Sendable {
     package init() {}
 
     package func ring() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             guard let waiter = state.waiter else {
                 state.rung = true
                 return nil
@@ -25,7 +25,7 @@ package final class NotificationDoorbell: Sendable {
             state.waiter = nil
             return waiter
         }
-        waiter?.resume()
+        waiter?.resume(returning: true)
     }
 
     /// Whether it rang since the last wait or take, without waiting; clears the ring.
@@ -37,8 +37,10 @@ package final class NotificationDoorbell: Sendable {
     }
 
     /// Returns at the next ring (at once if it rang since the last wait), after `timeout`, or
-    /// when the task is cancelled. One waiter at a time (the delivery loop).
-    package func wait(timeout: Duration) async {
+    /// when the task is cancelled. One waiter at a time (the delivery loop). False when the
+    /// timeout ended it.
+    @discardableResult
+    package func wait(timeout: Duration) async -> Bool {
         await withTaskCancellationHandler {
             await waitForRing(timeout: timeout)
         } onCancel: {
@@ -46,8 +48,8 @@ package final class NotificationDoorbell: Sendable {
         }
     }
 
-    private func waitForRing(timeout: Duration) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    private func waitForRing(timeout: Duration) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let waiting = state.withLock { state -> UInt64? in
                 if state.rung {
                     state.rung = false
@@ -57,7 +59,7 @@ package final class NotificationDoorbell: Sendable {
                 state.waiter = continuation
                 return state.generation
             }
-            guard let waiting else { return continuation.resume() }
+            guard let waiting else { return continuation.resume(returning: true) }
             Task { [self] in
                 try? await Task.sleep(for: timeout)
                 timedOut(waiting)
@@ -66,11 +68,11 @@ package final class NotificationDoorbell: Sendable {
     }
 
     private func timedOut(_ generation: UInt64) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             guard state.generation == generation, let waiter = state.waiter else { return nil }
             state.waiter = nil
             return waiter
         }
-        waiter?.resume()
+        waiter?.resume(returning: false)
     }
 }
