@@ -20,7 +20,9 @@ struct PostgresStoreTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<6 {
                 group.addTask {
-                    let store = PostgresTransactionStore(location: location, maxConnections: 2, timeout: .seconds(20))
+                    // What counts here is once, not how fast: with the suite starting, the first
+                    // migration (on the server every test shares) once took longer than 20 s.
+                    let store = PostgresTransactionStore(location: location, maxConnections: 2, timeout: .seconds(60))
                     try await store.prepare()
                     #expect(try await store.order(merchantId: "M", orderId: "none") == nil)
                     await store.close()
