@@ -19,8 +19,8 @@ final class ConnectionAdmission: Sendable {
     private struct Tracked {
         var order: UInt64
         var channel: any Channel
-        /// Past its grace: it may be closed to make room.
-        var evictable = false
+        /// On its event loop's clock: closed for the pending share only once `admissionGrace` past.
+        var admittedAt: NIODeadline
     }
 
     private struct State {
@@ -63,12 +63,16 @@ final class ConnectionAdmission: Sendable {
         // finished never runs the pipeline's handlers, and would keep its slot here for ever.
         channel.closeFuture.whenComplete { [self] _ in closed(channel) }
         let now = NIODeadline.now()
+        var overflowing = false
         let evicted: [(any Channel, String)] = state.withLock { state in
             let id = ObjectIdentifier(channel)
             state.open.insert(id)
-            state.pending[id] = Tracked(order: state.nextOrder, channel: channel)
+            // Read under the lock, so admission times rise with `order`.
+            let admittedAt = channel.eventLoop.now
+            state.pending[id] = Tracked(order: state.nextOrder, channel: channel, admittedAt: admittedAt)
             state.nextOrder += 1
-            var evicted = evictPendingOverLimit(&state)
+            var evicted = evictPendingOverLimit(&state, now: admittedAt)
+            overflowing = state.pending.count > pendingLimit
             if state.open.count > maxConnections / 2 {
                 for (key, idle) in state.idle where now - idle.since >= pressureIdleTimeout {
                     state.idle[key] = nil
@@ -84,25 +88,23 @@ final class ConnectionAdmission: Sendable {
             return evicted
         }
         close(evicted)
-        channel.eventLoop.scheduleTask(in: admissionGrace) { [self] in graceEnded(channel) }
-    }
-
-    /// Past its grace, a connection still without a complete request may be closed for a newer one.
-    private func graceEnded(_ channel: any Channel) {
-        let evicted = state.withLock { state -> [(any Channel, String)] in
-            let id = ObjectIdentifier(channel)
-            guard state.pending[id] != nil else { return [] }
-            state.pending[id]?.evictable = true
-            return evictPendingOverLimit(&state)
+        // Only when young connections overflow the share (an attack, not the usual case) does a
+        // timer look again once this one's grace is over; by then every older one's is too.
+        if overflowing {
+            let loop = channel.eventLoop
+            loop.scheduleTask(in: admissionGrace) { [self] in
+                close(state.withLock { evictPendingOverLimit(&$0, now: loop.now) })
+            }
         }
-        close(evicted)
     }
 
-    /// The oldest pending connections past their grace, closed until the pending share fits.
-    private func evictPendingOverLimit(_ state: inout State) -> [(any Channel, String)] {
+    /// The oldest pending connections past their grace, closed until the pending share fits. The
+    /// oldest is the first admitted, so once it is within its grace every other one is too.
+    private func evictPendingOverLimit(_ state: inout State, now: NIODeadline) -> [(any Channel, String)] {
         var evicted: [(any Channel, String)] = []
         while state.pending.count > pendingLimit,
-            let oldest = state.pending.lazy.filter({ $0.value.evictable }).min(by: { $0.value.order < $1.value.order })
+            let oldest = state.pending.min(by: { $0.value.order < $1.value.order }),
+            now - oldest.value.admittedAt >= admissionGrace
         {
             state.pending[oldest.key] = nil
             evicted.append((oldest.value.channel, "more than \(pendingLimit) connections without a complete request"))
