@@ -11,6 +11,7 @@ import Glibc
 // second. Near a due time it polls without sleeping, since poll's timeout is in milliseconds.
 //
 // Usage: http-bench-rate URL BODIES AUTHORIZATION RATE SECONDS [ORDER_PREFIX] [CONNECTIONS]
+// RATE_TRACE=FILE writes each answer's due time (ms after the start) and latency (ms), one per line.
 // Last line: `constant_rate: rate=R sent=N ok=M p50_ms=A p99_ms=B p999_ms=C`.
 
 struct Options {
@@ -182,6 +183,9 @@ let connections = (0..<options.connections).map { _ in Connection(host: options.
 var idle = Array(connections.indices.reversed())
 var latencies: [Double] = []
 latencies.reserveCapacity(count)
+/// (due time after the start, latency) of each answer, written to $RATE_TRACE when it is set, so a
+/// tail can be placed in time: periodic stalls and a backlog after one look different.
+var trace: [(due: Double, latency: Double)] = []
 var failures: [Int] = []
 let interval = 1e9 / options.rate
 let start = monotonicNanoseconds() + 200_000_000
@@ -216,12 +220,17 @@ while answered < count {
         guard polled[index].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, let due = connection.due else { continue }
         guard let status = connection.receive() else { continue }
         latencies.append(Double(now - due) / 1e6)
+        trace.append((Double(Int64(due) - Int64(start)) / 1e6, latencies[latencies.count - 1]))
         if status != 201 { failures.append(status) }
         answered += 1
         idle.append(index)
     }
 }
 
+if let path = ProcessInfo.processInfo.environment["RATE_TRACE"] {
+    let lines = trace.map { String(format: "%.3f %.3f\n", $0.due, $0.latency) }.joined()
+    FileManager.default.createFile(atPath: path, contents: Data(lines.utf8))
+}
 latencies.sort()
 func percentile(_ p: Double, of sorted: [Double]) -> String {
     guard !sorted.isEmpty else { return "nan" }  // no bodies, so nothing was sent
