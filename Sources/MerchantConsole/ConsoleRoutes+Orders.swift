@@ -119,12 +119,47 @@ extension ConsoleRoutes {
             // Stored as returned to the merchant: card numbers masked, no cryptogram or code.
             "response": response.map { String(decoding: $0, as: UTF8.self) } ?? "",
         ]
-        if let device = receipt.card.device {
-            values["device"] = [
-                "number": device.maskedNumber, "expiry": String(format: "%02d/%02d", device.expiry.month, device.expiry.year),
-                "format": device.cryptogramFormat.rawValue,
-            ]
-        }
+        if let device = receipt.card.device { values["device"] = deviceValues(device) }
+        if let authentication = receipt.authentication { values["authentication"] = authenticationValues(authentication) }
+        values["request"] = requestValues(ReadRequest(receipt))
+        return values
+    }
+
+    private func deviceValues(_ device: CardDetails.Device) -> [String: Any] {
+        [
+            "number": device.maskedNumber, "expiry": String(format: "%02d/%02d", device.expiry.month, device.expiry.year),
+            "format": device.cryptogramFormat.rawValue,
+        ]
+    }
+
+    /// The 3-D Secure result the payment carried, as the receipt keeps it.
+    private func authenticationValues(_ authentication: PaymentAuthentication) -> [String: Any] {
+        [
+            "transactionId": authentication.transactionId, "status": authentication.status.rawValue,
+            "version": authentication.version, "eci": authentication.acsEci ?? "",
+            "transStatus": authentication.transactionStatus?.rawValue ?? "",
+            "protocolVersion": authentication.protocolVersion ?? "",
+            "threeDSTransactionId": authentication.threeDSTransactionId ?? "",
+            "dsTransactionId": authentication.dsTransactionId ?? "",
+        ]
+    }
+
+    /// Keys unlike the transaction's own: a section missing here would find the transaction's
+    /// value of the same name (a VOID would show its target's amount as requested).
+    private func requestValues(_ request: ReadRequest) -> [String: Any] {
+        let card = request.card
+        var values: [String: Any] = [
+            "operation": request.operation.rawValue, "requestSource": request.source,
+            "requestCard": "\(card.maskedNumber) (\(card.brand.brand))",
+        ]
+        if let amount = request.amount { values["requestAmount"] = "\(amount.text) \(amount.currency.code)" }
+        if let expiry = card.expiry { values["cardExpiry"] = String(format: "%02d/%02d", expiry.month, expiry.year) }
+        if let name = card.nameOnCard { values["nameOnCard"] = name }
+        if let device = card.device { values["requestDevice"] = deviceValues(device) }
+        if let target = request.targetTransactionId { values["target"] = target }
+        if let reference = request.reference { values["reference"] = reference }
+        if let authentication = request.authenticationTransactionId { values["authenticationId"] = authentication }
+        if let fields = request.echoedFields { values["fields"] = fields }
         return values
     }
 

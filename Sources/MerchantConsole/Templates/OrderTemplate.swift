@@ -1,6 +1,7 @@
-/// One order: its totals, every transaction with the stored (masked) response, and the CAPTURE,
-/// VOID and REFUND forms for admins. Each form carries a transaction id made when the page was
-/// rendered, so submitting it twice is one transaction.
+/// One order: its totals, every transaction with its 3-D Secure authentication, its request as
+/// the gateway read it and the stored (masked) response, and the CAPTURE, VOID and REFUND forms
+/// for admins. Each form carries a transaction id made when the page was rendered, so submitting
+/// it twice is one transaction.
 enum OrderTemplate {
     static let text = """
         {{> header}}
@@ -57,6 +58,33 @@ enum OrderTemplate {
         <dt>Source</dt><dd>{{source}}</dd>
         <dt>Time</dt><dd>{{time}}</dd>
         </dl>
+        {{#authentication}}
+        <h4>3-D Secure authentication</h4>
+        <dl>
+        <dt>Authentication transaction</dt><dd>{{transactionId}}</dd>
+        <dt>Status</dt><dd>{{status}}</dd>
+        <dt>Version</dt><dd>{{version}} {{protocolVersion}}</dd>
+        <dt>ECI</dt><dd>{{eci}}</dd>
+        <dt>transStatus</dt><dd>{{transStatus}}</dd>
+        <dt>3DS transaction id</dt><dd>{{threeDSTransactionId}}</dd>
+        <dt>DS transaction id</dt><dd>{{dsTransactionId}}</dd>
+        </dl>
+        {{/authentication}}
+        {{#request}}
+        <details><summary>Request (as the gateway read it; card data masked, secrets never stored)</summary>
+        <dl>
+        <dt>apiOperation</dt><dd>{{operation}}</dd>
+        {{#requestAmount}}<dt>Amount</dt><dd>{{requestAmount}}</dd>{{/requestAmount}}
+        {{#target}}<dt>Target transaction</dt><dd>{{target}}</dd>{{/target}}
+        {{#reference}}<dt>Transaction reference</dt><dd>{{reference}}</dd>{{/reference}}
+        <dt>Card</dt><dd>{{requestCard}}{{#cardExpiry}} exp. {{cardExpiry}}{{/cardExpiry}}{{#nameOnCard}}, {{nameOnCard}}{{/nameOnCard}}</dd>
+        {{#requestDevice}}<dt>Apple Pay device number</dt><dd>{{number}} exp. {{expiry}} ({{format}})</dd>{{/requestDevice}}
+        <dt>Source</dt><dd>{{requestSource}}</dd>
+        {{#authenticationId}}<dt>Authentication transaction</dt><dd>{{authenticationId}}</dd>{{/authenticationId}}
+        </dl>
+        {{#fields}}<p>Other fields, as received:</p><pre>{{fields}}</pre>{{/fields}}
+        </details>
+        {{/request}}
         <details><summary>Response (as returned, masked)</summary><pre>{{response}}</pre></details>
         </article>
         {{/transactions}}
