@@ -130,6 +130,12 @@ extension PostgresTransactionStore: ConsoleStore {
         _ = try await changes("DELETE FROM console_sessions WHERE id_digest = \(idDigest) RETURNING 1")
     }
 
+    package func deleteConsoleSessions(merchantId: String, operatorName: String) async throws {
+        _ = try await changes(
+            "DELETE FROM console_sessions WHERE merchant_id = \(merchantId) AND operator_name = \(operatorName) RETURNING 1"
+        )
+    }
+
     package func appendAudit(_ entry: AuditEntry) async throws {
         _ = try await changes(
             """

@@ -152,6 +152,15 @@ extension SQLiteTransactionStore: ConsoleStore {
         }
     }
 
+    package func deleteConsoleSessions(merchantId: String, operatorName: String) async throws {
+        _ = try await writer.perform { connection in
+            try connection.query(
+                "DELETE FROM console_sessions WHERE merchant_id = ? AND operator_name = ?",
+                [.text(merchantId), .text(operatorName)]
+            )
+        }
+    }
+
     package func appendAudit(_ entry: AuditEntry) async throws {
         _ = try await writer.perform { connection in
             try connection.query(

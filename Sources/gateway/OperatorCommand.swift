@@ -65,7 +65,7 @@ struct OperatorCommand: AsyncParsableCommand {
 
     struct Passwd: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Set an operator's password (read from standard input) and clear their lockout."
+            abstract: "Set an operator's password (read from standard input), clear their lockout and end their sessions."
         )
         @OptionGroup var common: Common
 

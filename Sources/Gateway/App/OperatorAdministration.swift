@@ -55,7 +55,8 @@ public enum OperatorAdministration {
         }
     }
 
-    /// A new password; clears the operator's lockout and ends their sessions' use of the old one.
+    /// A new password; clears the operator's lockout and ends their sessions, so whoever logged in
+    /// with the old one is out.
     public static func changePassword(
         _ overrides: GatewayService.Overrides,
         merchantId: String,
@@ -65,17 +66,24 @@ public enum OperatorAdministration {
         try checkPassword(password)
         let hash = try PasswordHash(password: password)
         try await withStore(overrides, merchantId: merchantId) { store, now in
-            guard var stored = try await store.consoleOperator(merchantId: merchantId, name: name) else {
-                throw Refusal(description: "merchant \(merchantId) has no operator named \(name)")
-            }
-            stored.passwordHash = hash
-            stored.failedLogins = 0
-            stored.lockedUntil = nil
-            _ = try await store.updateOperator(stored)
-            try await store.appendAudit(
-                AuditEntry(merchantId: merchantId, operatorName: name, action: .passwordChanged, detail: "", address: "command line", time: now)
-            )
+            try await setPassword(hash, merchantId: merchantId, name: name, in: store, at: now)
         }
+    }
+
+    /// `passwd`'s change to the store (tests call it on a running gateway's store).
+    static func setPassword(_ hash: PasswordHash, merchantId: String, name: String, in store: any ConsoleStore, at now: Date) async throws {
+        guard var stored = try await store.consoleOperator(merchantId: merchantId, name: name) else {
+            throw Refusal(description: "merchant \(merchantId) has no operator named \(name)")
+        }
+        stored.passwordHash = hash
+        stored.failedLogins = 0
+        stored.lockedUntil = nil
+        _ = try await store.updateOperator(stored)
+        // After the new hash is stored: a login with the old password in between is ended too.
+        try await store.deleteConsoleSessions(merchantId: merchantId, operatorName: name)
+        try await store.appendAudit(
+            AuditEntry(merchantId: merchantId, operatorName: name, action: .passwordChanged, detail: "", address: "command line", time: now)
+        )
     }
 
     private static func checkPassword(_ password: String) throws {

@@ -19,6 +19,8 @@ package protocol ConsoleStore: Sendable {
     func consoleSession(idDigest: String) async throws -> ConsoleSession?
     func touchConsoleSession(idDigest: String, at: Date) async throws
     func deleteConsoleSession(idDigest: String) async throws
+    /// Ends every session of the operator (a new password: whoever had the old one is out).
+    func deleteConsoleSessions(merchantId: String, operatorName: String) async throws
 
     func appendAudit(_ entry: AuditEntry) async throws
     /// The merchant's latest entries, newest first.
