@@ -12,12 +12,17 @@ extension ConsoleRoutes {
         }
         router.post("/ma/sandbox") { request, context in
             await withSession(request, context, form: true) { session, form in
-                guard session.role.mayActOnOrders else { return refusal(.roleForbidden(session.role), session: session) }
+                guard session.role.mayActOnOrders else {
+                    try await audit(session, context, .forbidden, AuditEntry.Action.sandboxPayment.rawValue)
+                    return refusal(.roleForbidden(session.role), session: session)
+                }
                 guard let merchant = services.merchants[session.merchantId] else {
                     return refusal(.invalidField("the merchant"), session: session)
                 }
                 guard let operation = form["operation"].flatMap(PaymentRequest.Operation.init(rawValue:)), operation != .verify else {
-                    return sandboxPage(session, error: ConsoleRejection.invalidField("Operation").wording, status: .badRequest)
+                    let wording = ConsoleRejection.invalidField("Operation").wording
+                    try await audit(session, context, .sandboxPayment, "refused: \(wording)")
+                    return sandboxPage(session, error: wording, status: .badRequest)
                 }
                 let orderId = "sandbox-" + ConsoleSession.randomToken().prefix(16)
                 let result = await sandbox.pay(
@@ -31,16 +36,12 @@ extension ConsoleRoutes {
                 )
                 switch result {
                 case .success(let receipt):
-                    try await services.store.appendAudit(
-                        AuditEntry(
-                            merchantId: session.merchantId,
-                            operatorName: session.operatorName,
-                            action: .sandboxPayment,
-                            detail: "\(operation.rawValue) \(receipt.amount.text) \(receipt.amount.currency.code) on order \(orderId): "
-                                + receipt.outcome.gatewayCode.rawValue,
-                            address: context.remoteAddress,
-                            time: services.clock()
-                        )
+                    try await audit(
+                        session,
+                        context,
+                        .sandboxPayment,
+                        "\(operation.rawValue) \(receipt.amount.text) \(receipt.amount.currency.code) on order \(orderId): "
+                            + receipt.outcome.gatewayCode.rawValue
                     )
                     return sandboxPage(
                         session,
@@ -49,6 +50,11 @@ extension ConsoleRoutes {
                         orderId: orderId
                     )
                 case .failure(let failure):
+                    // What the operator asked, as typed (short, and masked: the log keeps no card
+                    // number whatever was typed), and why the gateway refused it.
+                    let typed = "\(form["amount"]?.prefix(32) ?? "") \(form["currency"]?.prefix(8) ?? "")"
+                    let asked = "\(operation.rawValue) " + CardNumberRedaction.mask(typed)
+                    try await audit(session, context, .sandboxPayment, "\(asked) refused: \(failure.reason)")
                     return sandboxPage(session, error: failure.reason, status: .badRequest)
                 }
             }

@@ -86,6 +86,37 @@ struct MerchantConsoleCertificateTests {
         }
     }
 
+    @Test("the page warns of a certificate expiring within 30 days, and not of one expiring later")
+    func expiryWarning() async throws {
+        let services = try await console.console()
+        try await console.application(services).test(.router) { client in
+            try await console.addOperators(services)
+            let browser = ConsoleBrowser(client)
+            _ = try await browser.login(merchant: TestGateway.merchantId, name: "alice", password: MerchantConsoleTests.adminPassword)
+            let csrf = try await browser.get("/ma/applepay").hidden("csrf") ?? ""
+            _ = try await browser.post("/ma/applepay/keys", [("csrf", csrf), ("merchantIdentifier", Self.identifier)])
+            let csr = try await browser.get("/ma/applepay/\(Self.identifier)/ec.certSigningRequest")
+            let installed = try await browser.upload(
+                "/ma/applepay/certificates",
+                [("csrf", csrf), ("merchantIdentifier", Self.identifier)],
+                file: ("certificate", "apple_pay.cer", try sandboxSign(csr.html, for: Self.identifier, services))
+            )
+            #expect(installed.html.contains("is installed"))
+            let identities = ConsoleApplePayIdentities(root: services.consoleIdentityRoot).identities(merchantId: TestGateway.merchantId)
+            let expiry = try #require(identities.first?.notValidAfter)
+            // The console's clock moved to 31, then 29, days before the expiry; a new login each
+            // time, the sessions having ended long before.
+            for (daysLeft, warned) in [(31.0, false), (29.0, true)] {
+                console.clock.advance(by: expiry.timeIntervalSince(console.clock.now()) - daysLeft * 86_400)
+                let login = try await browser.login(merchant: TestGateway.merchantId, name: "alice", password: MerchantConsoleTests.adminPassword)
+                #expect(login.status == .seeOther)
+                let page = try await browser.get("/ma/applepay")
+                #expect(page.html.contains(Self.identifier))
+                #expect(page.html.contains("expires within 30 days") == warned, "\(daysLeft) days left")
+            }
+        }
+    }
+
     @Test("a viewer cannot make keys, and another merchant's operators see none of them")
     func refusals() async throws {
         let services = try await console.console()
@@ -155,6 +186,8 @@ struct MerchantConsoleSandboxTests {
                 [("csrf", csrf), ("operation", "PAY"), ("amount", "12.345"), ("currency", "USD")]
             )
             #expect(invalid.status == .badRequest)
+            // A refused payment is in the audit log with what was asked.
+            #expect(try await browser.get("/ma/audit").html.contains("<td>SANDBOX_PAYMENT</td><td>PAY 12.345 USD refused: "))
 
             let viewer = ConsoleBrowser(client)
             _ = try await viewer.login(merchant: TestGateway.merchantId, name: "victor", password: MerchantConsoleTests.viewerPassword)
@@ -164,6 +197,7 @@ struct MerchantConsoleSandboxTests {
                 [("csrf", viewerPage.hidden("csrf") ?? ""), ("operation", "PAY"), ("amount", "56.56"), ("currency", "USD")]
             )
             #expect(refused.status == .forbidden)
+            #expect(try await browser.get("/ma/audit").html.contains("<td>victor</td><td>FORBIDDEN</td><td>SANDBOX_PAYMENT</td>"))
         }
     }
 }
