@@ -46,7 +46,8 @@ extension ConsoleRoutes {
                         )
                     )
                 }
-                try? await Task.sleep(for: policy.delay(afterFailures: (decision.updated?.failedLogins ?? failures) + 1))
+                // The operator's count already holds this failure; the address's is from before it.
+                try? await Task.sleep(for: policy.delay(afterFailures: decision.updated?.failedLogins ?? failures + 1))
                 return loginPage(request: request, error: rejection, merchantId: merchantId, name: name)
             case .success(let loggedIn):
                 let value = ConsoleSession.randomToken()

@@ -21,8 +21,9 @@ struct MerchantConsoleTests {
 
     /// The gateway on a new store of that kind; ``addOperators(_:)`` gives it an admin and a
     /// viewer for TESTMERCHANT and an admin for OTHERMERCHANT.
-    func console(_ store: StoreKind = .sqlite) async throws -> GatewayDependencies {
-        var services = try TestGateway(store: store, clock: clock.now).services
+    /// `storeURL`: the store of another gateway (a second replica).
+    func console(_ store: StoreKind = .sqlite, storeURL: String? = nil) async throws -> GatewayDependencies {
+        var services = try TestGateway(store: store, storeURL: storeURL, clock: clock.now).services
         services.consolePolicy.failureDelay = .zero
         return services
     }

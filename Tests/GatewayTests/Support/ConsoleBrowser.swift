@@ -21,6 +21,8 @@ final class ConsoleBrowser: @unchecked Sendable {
         var location: String?
         var html: String
         var contentType: String?
+        /// The response's Set-Cookie headers, as sent.
+        var setCookies: [String] = []
 
         /// The first hidden input of that name on the page.
         func hidden(_ name: String) -> String? {
@@ -84,7 +86,8 @@ final class ConsoleBrowser: @unchecked Sendable {
                     status: response.status,
                     location: response.headers[.location],
                     html: String(buffer: response.body),
-                    contentType: response.headers[.contentType]
+                    contentType: response.headers[.contentType],
+                    setCookies: response.headers[values: .setCookie]
                 ),
                 response.headers[values: .setCookie]
             )
