@@ -127,6 +127,61 @@ struct TokenFlowTests {
         }
     }
 
+    @Test(
+        "a token beside Apple Pay data (decrypted cryptogram, Apple Pay token, or a session's) is refused, naming the device payment; nothing is recorded"
+    )
+    func tokenWithApplePay() async throws {
+        let gateway = try TestGateway()
+        try await gateway.application.test(.live) { client in
+            let token = try await client.newToken()
+            let applePay = try TestGateway.mintToken(amountMinorUnits: 5656)
+            let decrypted: [String: Any] = [
+                "cryptogramFormat": "3DSECURE", "onlinePaymentCryptogram": "AAAAAAAAAAAAAAAAAAAAAAAAAAA=", "eciIndicator": "05",
+            ]
+            for (order, devicePayment) in [("tok-dp-1", decrypted), ("tok-dp-2", ["paymentToken": applePay])] {
+                let refused = try await client.put(
+                    TestGateway.path(order: order, transaction: "1"),
+                    TokenRequests.payment(
+                        token,
+                        extra: [
+                            "order": ["amount": "56.56", "currency": "USD", "walletProvider": "APPLE_PAY"],
+                            "sourceOfFunds": ["type": "CARD", "token": token, "provided": ["card": ["devicePayment": devicePayment]]],
+                        ]
+                    )
+                )
+                #expect(refused.status == .badRequest, "\(refused.body)")
+                #expect(refused.string("error.field") == "sourceOfFunds.provided.card.devicePayment")
+                #expect(refused.string("error.validationType") == "UNSUPPORTED")
+                #expect(!refused.body.contains(applePay.prefix(40)) && !refused.body.contains("AAAAAAAAAAAA"))
+                #expect(
+                    try await client.send("/api/rest/version/100/merchant/\(TestGateway.merchantId)/order/\(order)", method: .get).status == .notFound
+                )
+            }
+
+            // The Apple Pay token in the session, the gateway token in the request: refused, and
+            // the session is not used up.
+            let session = try await client.newSessionId()
+            _ = try await client.put(
+                SessionRequests.sessionPath(session),
+                SessionRequests.tokenUpdate(applePay),
+                authorization: SessionRequests.sessionCredential(session)
+            )
+            let mixed = try await client.put(
+                TestGateway.path(order: "tok-dp-3", transaction: "1"),
+                TokenRequests.payment(token, extra: ["session": ["id": session]])
+            )
+            #expect(mixed.status == .badRequest, "\(mixed.body)")
+            #expect(mixed.string("error.field") == "sourceOfFunds.provided.card.devicePayment")
+            #expect(try await client.send(SessionRequests.sessionPath(session), method: .get).status == .ok)
+            let wallet = try await client.put(
+                TestGateway.path(order: "tok-dp-3", transaction: "2"),
+                TestGateway.json(["apiOperation": "PAY", "order": ["amount": "56.56", "currency": "USD"], "session": ["id": session]])
+            )
+            #expect(wallet.string("result") == "SUCCESS", "\(wallet.body)")
+            #expect(wallet.string("sourceOfFunds.token") == nil)
+        }
+    }
+
     @Test("a token names its own merchant's card only")
     func anotherMerchant() async throws {
         let gateway = try TestGateway()

@@ -10,4 +10,8 @@ package enum CardTokenRejection: Error, Hashable, Sendable {
     /// The session holds an Apple Pay (device) payment: its cryptogram is for one payment only,
     /// so there is no card this gateway may store.
     case devicePaymentNotStorable
+    /// A payment names a gateway token and carries Apple Pay data too: a token pays as a stored
+    /// credential, without a cryptogram, and a cryptogram authenticates only the card it came
+    /// with, so there is no one card to charge.
+    case devicePaymentWithToken
 }

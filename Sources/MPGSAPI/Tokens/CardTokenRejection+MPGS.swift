@@ -23,6 +23,15 @@ extension CardTokenRejection: HTTPResponseError {
                 field: "sourceOfFunds.provided.card.devicePayment",
                 validationType: .unsupported
             )
+        case .devicePaymentWithToken:
+            GatewayError(
+                status: .badRequest,
+                cause: .invalidRequest,
+                explanation:
+                    "A payment with a gateway token pays with the stored card, without a cryptogram: send sourceOfFunds.token or the Apple Pay payment data, not both",
+                field: "sourceOfFunds.provided.card.devicePayment",
+                validationType: .unsupported
+            )
         }
     }
 
@@ -31,7 +40,7 @@ extension CardTokenRejection: HTTPResponseError {
         switch self {
         case .notFound:
             .invalidValue("sourceOfFunds.token", token, "No such token in the merchant's token repository")
-        case .preservedCardChanged, .devicePaymentNotStorable:
+        case .preservedCardChanged, .devicePaymentNotStorable, .devicePaymentWithToken:
             gatewayError
         }
     }

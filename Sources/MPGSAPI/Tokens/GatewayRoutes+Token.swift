@@ -5,9 +5,13 @@ extension GatewayRoutes {
     /// The body with the card of the `sourceOfFunds.token` it names laid under it, field by field:
     /// the reference's precedence puts request fields (and a session's, already merged) over the
     /// token's, so a security code collected in a session joins the token's number and expiry.
-    /// The core then sees a plain card. Nil when the body names no token.
+    /// The core then sees a plain card. Nil when the body names no token. Apple Pay data beside a
+    /// token is refused before the token is read: the reference pays a token as a stored
+    /// credential, without a cryptogram, and laying a device card under it would charge one
+    /// card with another's cryptogram.
     func resolvingStoredCard(_ reader: RequestReader, merchant: Merchant) async throws -> (reader: RequestReader, token: String)? {
         guard let token = reader.text("sourceOfFunds.token") else { return nil }
+        if reader.hasContent("sourceOfFunds.provided.card.devicePayment") { throw CardTokenRejection.devicePaymentWithToken.inPayment(token: token) }
         guard let opened = try await tokens.open(token: token, merchantId: merchant.id) else {
             throw CardTokenRejection.notFound.inPayment(token: token)
         }

@@ -4,7 +4,7 @@ extension ErrorCatalogue {
     /// Every ``CardTokenRejection``, through an exhaustive switch: a new case does not compile
     /// until it is described here.
     static var cardTokenEntries: [Entry] {
-        let rejections: [CardTokenRejection] = [.notFound, .preservedCardChanged, .devicePaymentNotStorable]
+        let rejections: [CardTokenRejection] = [.notFound, .preservedCardChanged, .devicePaymentNotStorable, .devicePaymentWithToken]
         return rejections.flatMap(entries(for:)) + [
             Entry(
                 name: "Tokenization not enabled",
@@ -48,6 +48,17 @@ extension ErrorCatalogue {
                     error: rejection.gatewayError,
                     when: "Create or Update Token is given (or names a session holding) an Apple Pay token or device payment data.",
                     whatToDo: "Tokenize the card the payer typed; pay with Apple Pay by sending its token with each payment."
+                )
+            ]
+        case .devicePaymentWithToken:
+            [
+                Entry(
+                    name: "Gateway token with Apple Pay data",
+                    error: rejection.gatewayError,
+                    when:
+                        "An AUTHORIZE, PAY, VERIFY, INITIATE_AUTHENTICATION or AUTHENTICATE_PAYER names a `sourceOfFunds.token` and carries "
+                        + "Apple Pay data too (`devicePayment.paymentToken` or decrypted cryptogram fields, in the request or its session).",
+                    whatToDo: "Pay with the token alone (a stored credential), or with the Apple Pay payment alone."
                 )
             ]
         }
