@@ -26,6 +26,12 @@ extension GatewayRoutes {
             let opened = try await paymentSession(sessionId, merchant: transaction.merchant, version: reader.text("session.version"))
             reader = RequestReader(checked: SessionContent.merged(opened.content, reader.root))
         }
+        // A token stands for its card here as in a payment, with the same precedence (request,
+        // then session, then token). AUTHENTICATE_PAYER authenticates the card initiated; its
+        // token is checked all the same, so an unknown one is the same error in every operation.
+        if let storedCard = try await resolvingStoredCard(reader, merchant: transaction.merchant) {
+            reader = storedCard.reader
+        }
         let context = AuthenticationContext(
             merchantId: transaction.merchant.id,
             orderId: transaction.orderId,

@@ -28,7 +28,9 @@ extension ErrorCatalogue {
                 Entry(
                     name: "Payment token not found",
                     error: rejection.inPayment(token: "9102030405060708"),
-                    when: "An AUTHORIZE, PAY or VERIFY names a `sourceOfFunds.token` that is unknown, deleted, or another merchant's.",
+                    when:
+                        "An AUTHORIZE, PAY, VERIFY, INITIATE_AUTHENTICATION or AUTHENTICATE_PAYER names a `sourceOfFunds.token` "
+                        + "that is unknown, deleted, or another merchant's.",
                     whatToDo: "Pay with a token of this merchant's repository, or with the card itself."
                 ),
             ]

@@ -495,6 +495,7 @@ let transactionRequestCatalogueText = #"""
     sourceOfFunds.provided.card.expiry.month month I
     sourceOfFunds.provided.card.expiry.year regex:\d{2}|\d{4} I
     sourceOfFunds.provided.card.nameOnCard text:1-256 I
+    sourceOfFunds.token alnum:1-40 IY
     session.id ascii:31-35 IY
     session.version ascii:10-10 IY
     """#
