@@ -18,9 +18,10 @@ package struct AuthenticationProcessor: Sendable {
         self.simulated = simulated
     }
 
-    /// Which version is available for the card: 3DS2 (AUTHENTICATION_AVAILABLE), or none for a
-    /// card that is not enrolled. Again on the same transaction id, before AUTHENTICATE_PAYER,
-    /// it starts over.
+    /// Which version is available for the card: 3DS2 (AUTHENTICATION_AVAILABLE), or none
+    /// (NONE, AUTHENTICATION_NOT_SUPPORTED) for a card that is not enrolled or a merchant whose
+    /// `acceptVersions` excludes 3DS2, the only version simulated. Again on the same transaction
+    /// id, before AUTHENTICATE_PAYER, it starts over.
     package func initiate(
         _ request: InitiateAuthenticationRequest,
         _ context: AuthenticationContext
@@ -37,12 +38,12 @@ package struct AuthenticationProcessor: Sendable {
             }
             let now = Date(milliseconds: clock().milliseconds)
             let scenario = ThreeDSScenario(cardNumber: request.cardNumber)
-            let authentication = PayerAuthentication(
+            var authentication = PayerAuthentication(
                 merchantId: context.merchantId,
                 orderId: context.orderId,
                 transactionId: context.transactionId,
                 version: context.version,
-                status: scenario.isEnrolled ? .available : .notSupported,
+                status: .available,
                 scenario: scenario,
                 amount: request.amount,
                 card: CardDetails(
@@ -61,6 +62,7 @@ package struct AuthenticationProcessor: Sendable {
                 createdAt: existing?.createdAt ?? now,
                 updatedAt: now
             )
+            if authentication.offeredVersion == nil { authentication.status = .notSupported }
             try await write(authentication, over: existing)
             return authentication
         }
@@ -83,6 +85,11 @@ package struct AuthenticationProcessor: Sendable {
             else { throw AuthenticationRejection.notInitiated(transactionId: context.transactionId) }
             guard Self.awaitsPayerAuthentication(existing.status) else {
                 throw AuthenticationRejection.alreadyAuthenticated(transactionId: context.transactionId, status: existing.status)
+            }
+            // The merchant accepted no version the simulator has: there is nothing to
+            // authenticate with, and a payer sent on would come back with no result.
+            if let accepted = existing.acceptVersions, PaymentOptions.ThreeDSecureVersion.accepted(accepted).isEmpty {
+                throw AuthenticationRejection.noAcceptedVersion(acceptVersions: accepted)
             }
             guard request.amount.currency == existing.amount.currency else {
                 throw AuthenticationRejection.currencyMismatch(request.amount.currency, initiated: existing.amount.currency)

@@ -9,6 +9,9 @@ package enum AuthenticationRejection: Error, Sendable, Hashable {
     case notInitiated(transactionId: String)
     /// INITIATE_AUTHENTICATION or AUTHENTICATE_PAYER on an authentication already past that step.
     case alreadyAuthenticated(transactionId: String, status: AuthenticationStatus)
+    /// AUTHENTICATE_PAYER on an authentication initiated with `acceptVersions` naming no version
+    /// the simulator has (it has 3DS2 only).
+    case noAcceptedVersion(acceptVersions: String)
     /// AUTHENTICATE_PAYER in another currency than INITIATE_AUTHENTICATION's.
     case currencyMismatch(Currency, initiated: Currency)
     /// The ACS page was asked for a challenge that is unknown or already answered.

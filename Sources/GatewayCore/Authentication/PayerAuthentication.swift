@@ -64,8 +64,14 @@ package struct PayerAuthentication: Sendable, Hashable {
         self.updatedAt = updatedAt
     }
 
-    /// `authentication.version`: 3DS2 when the card is enrolled, else NONE.
-    package var authenticationVersion: String { scenario.isEnrolled ? "3DS2" : "NONE" }
+    /// The version the simulated server authenticates with: 3DS2 when the card is enrolled and
+    /// the merchant's `acceptVersions` allows it; nil when none is available.
+    package var offeredVersion: PaymentOptions.ThreeDSecureVersion? {
+        scenario.isEnrolled ? PaymentOptions.ThreeDSecureVersion.accepted(acceptVersions).first : nil
+    }
+
+    /// `authentication.version`: the version offered, else NONE.
+    package var authenticationVersion: String { offeredVersion?.rawValue ?? "NONE" }
 
     /// What a payment naming this authentication carries into the order.
     package var forPayment: PaymentAuthentication {

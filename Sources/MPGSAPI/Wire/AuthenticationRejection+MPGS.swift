@@ -21,6 +21,12 @@ extension AuthenticationRejection {
                 transactionId,
                 "The authentication is already \(status.rawValue); authenticate again under a new transaction ID"
             )
+        case .noAcceptedVersion(let acceptVersions):
+            .invalidValue(
+                "authentication.acceptVersions",
+                acceptVersions,
+                "Initiate Authentication found no accepted version available (this gateway offers 3DS2 only): initiate again accepting 3DS2"
+            )
         case .currencyMismatch(let currency, let initiated):
             .invalidValue("order.currency", currency.code, "Initiate Authentication was in \(initiated.code)")
         case .challengeNotPending:
@@ -42,7 +48,8 @@ extension AuthenticationRejection {
 /// One case per `AuthenticationRejection` case, for the error reference: the switch in
 /// `init(_:)` makes a new rule fail to compile until it is described below.
 enum AuthenticationRejectionKind: CaseIterable {
-    case notFound, notSuccessful, notInitiated, alreadyAuthenticated, currencyMismatch, challengeNotPending, changed, notEnabled
+    case notFound, notSuccessful, notInitiated, alreadyAuthenticated, noAcceptedVersion, currencyMismatch, challengeNotPending, changed
+    case notEnabled
 
     init(_ rejection: AuthenticationRejection) {
         switch rejection {
@@ -50,6 +57,7 @@ enum AuthenticationRejectionKind: CaseIterable {
         case .notSuccessful: self = .notSuccessful
         case .notInitiated: self = .notInitiated
         case .alreadyAuthenticated: self = .alreadyAuthenticated
+        case .noAcceptedVersion: self = .noAcceptedVersion
         case .currencyMismatch: self = .currencyMismatch
         case .challengeNotPending: self = .challengeNotPending
         case .changed: self = .changed
@@ -89,6 +97,13 @@ enum AuthenticationRejectionKind: CaseIterable {
                 .alreadyAuthenticated(transactionId: "auth-1", status: .successful), "Authentication already done",
                 "INITIATE_AUTHENTICATION or AUTHENTICATE_PAYER on an authentication that AUTHENTICATE_PAYER has already moved on.",
                 "Pay with it, or start a new authentication under a new transaction id."
+            )
+        case .noAcceptedVersion:
+            (
+                .noAcceptedVersion(acceptVersions: "3DS1"), "No accepted 3-D Secure version",
+                "AUTHENTICATE_PAYER on an authentication INITIATE_AUTHENTICATION answered with version NONE because its "
+                    + "`authentication.acceptVersions` excluded 3DS2, the only version the sandbox simulates.",
+                "Initiate again accepting 3DS2 (or without `acceptVersions`), or pay unauthenticated as the initiation's PROCEED allows."
             )
         case .currencyMismatch:
             (

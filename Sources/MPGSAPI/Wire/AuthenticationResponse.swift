@@ -35,7 +35,7 @@ enum AuthenticationResponse {
             if let transactionStatus = threeDS.transactionStatus { version2["transactionStatus"] = .string(transactionStatus.rawValue) }
             details["3ds"] = .object(version1)
             details["3ds2"] = .object(version2)
-        } else if authentication.scenario.isEnrolled {
+        } else if authentication.offeredVersion != nil {
             details["3ds2"] = .object(["methodSupported": .string("NOT_SUPPORTED")])
         }
         if authentication.status == .pending, let challengeId = authentication.challengeId, let acsURL {
