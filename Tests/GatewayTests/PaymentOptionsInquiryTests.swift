@@ -128,4 +128,25 @@ struct PaymentOptionsInquiryTests {
             #expect(put.status == .methodNotAllowed)
         }
     }
+
+    @Test("production: no 3-D Secure scheme is advertised, since INITIATE_AUTHENTICATION is refused there")
+    func productionAdvertisesNo3DS() async throws {
+        let production = try TestGateway(mode: .production)
+        try await production.application.test(.live) { client in
+            let options = try await client.send(Self.path(), method: .get)
+            #expect(options.status == .ok)
+            let cardTypes = try #require(options.value("paymentTypes.card.cardTypes") as? [[String: Any]])
+            #expect(!cardTypes.isEmpty)
+            #expect(cardTypes.allSatisfy { $0["3DSecureSchemes"] == nil })
+            let initiated = try await client.put(
+                TestGateway.path(order: "no-3ds", transaction: "a"),
+                TestGateway.json([
+                    "apiOperation": "INITIATE_AUTHENTICATION", "order": ["currency": "USD"],
+                    "sourceOfFunds": ["type": "CARD", "provided": ["card": ["number": "5123450000000008"]]],
+                ])
+            )
+            #expect(initiated.status == .badRequest)
+            #expect(initiated.string("error.field") == "apiOperation")
+        }
+    }
 }

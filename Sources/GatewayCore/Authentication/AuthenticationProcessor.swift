@@ -11,6 +11,9 @@ package struct AuthenticationProcessor: Sendable {
     /// Sandbox mode: production reaches no directory server, so it authenticates no one.
     let simulated: Bool
 
+    /// Whether payers can be authenticated here at all: what Payment Options Inquiry advertises.
+    package var isEnabled: Bool { simulated }
+
     package init(store: any AuthenticationStore, locks: OrderLocks, clock: @escaping @Sendable () -> Date, simulated: Bool) {
         self.store = store
         self.locks = locks

@@ -27,6 +27,7 @@ package struct PaymentOptions: Sendable, Hashable {
     package var cardBrands: [String]
     package var currencies: [Currency]
     package var wallets: [WalletProvider]
+    /// Empty where 3-D Secure is not simulated (production): INITIATE_AUTHENTICATION is refused there.
     package var threeDSecureVersions: [ThreeDSecureVersion]
     /// Whether the merchant can store cards in its token repository: each merchant has one, kept
     /// sealed under the session key, so without that key (production unconfigured) there is none.
@@ -35,7 +36,7 @@ package struct PaymentOptions: Sendable, Hashable {
 
     /// The merchant's options. Apple Pay is offered only to a merchant with an Apple Pay identity
     /// (a key to decrypt its tokens with).
-    package init(merchant: Merchant, filter: Filter = Filter(), tokensEnabled: Bool = true) {
+    package init(merchant: Merchant, filter: Filter = Filter(), tokensEnabled: Bool = true, threeDSecureEnabled: Bool = true) {
         cardBrands = Self.cardBrands
         if let prefix = filter.cardPrefix {
             let brand = CardBrand(cardNumber: prefix).brand
@@ -43,7 +44,7 @@ package struct PaymentOptions: Sendable, Hashable {
         }
         currencies = filter.currency.map { [$0] } ?? Currency.all
         wallets = merchant.keyRing.identities.isEmpty ? [] : [.applePay]
-        threeDSecureVersions = ThreeDSecureVersion.allCases
+        threeDSecureVersions = threeDSecureEnabled ? ThreeDSecureVersion.allCases : []
         hasTokenRepository = tokensEnabled
         operations = PaymentRequest.Operation.allCases
     }

@@ -35,7 +35,8 @@ extension GatewayRoutes {
         let options = PaymentOptions(
             merchant: merchant,
             filter: try PaymentOptions.Filter.reading(reader),
-            tokensEnabled: tokens.isEnabled
+            tokensEnabled: tokens.isEnabled,
+            threeDSecureEnabled: authentications.isEnabled
         )
         return Self.json(
             .ok,

@@ -25,7 +25,12 @@ struct PaymentOptionsResponse {
         }
         let schemes = list("name", options.threeDSecureVersions.map(\.rawValue))
         var card: [String: JSONValue] = [
-            "cardTypes": .array(options.cardBrands.map { .object(["cardType": .string($0), "3DSecureSchemes": schemes]) }),
+            // No schemes, no field: a client reads an absent list as no 3-D Secure, as the reference's optional field allows.
+            "cardTypes": .array(
+                options.cardBrands.map {
+                    .object(options.threeDSecureVersions.isEmpty ? ["cardType": .string($0)] : ["cardType": .string($0), "3DSecureSchemes": schemes])
+                }
+            ),
             "currencies": list("currency", options.currencies.map(\.code)),
             "transactionSources": list("transactionSource", transactionSources),
             "walletProviders": list("walletProvider", options.wallets.map(\.rawValue)),
