@@ -142,12 +142,21 @@ package final class PostgresTransactionStore: TransactionStore {
         }
     }
 
-    /// A read of the table every order request reads, through the pool: what readiness means.
+    /// A read of the table every order request reads, through the pool, on a server that takes
+    /// writes: what readiness means. A standby (in recovery) answers reads but refuses every
+    /// payment, so a replica that reaches one, as when a proxy still routes to a demoted primary,
+    /// is not ready.
     package func checkReachable() async throws {
-        try await run { connection in
-            let rows = try await connection.query("SELECT 1 FROM orders LIMIT 1", logger: self.logger)
-            for try await _ in rows {}
+        let standby = try await run { connection in
+            let rows = try await connection.query(
+                "SELECT pg_is_in_recovery(), EXISTS (SELECT 1 FROM orders)",
+                logger: self.logger
+            )
+            var standby = false
+            for try await (inRecovery, _) in rows.decode((Bool, Bool).self) { standby = inRecovery }
+            return standby
         }
+        if standby { throw StoreUnavailable(reason: "the PostgreSQL server is a standby (in recovery): no primary answers") }
     }
 
     /// One statement, so one database transaction; committed (on disk) before it returns

@@ -89,6 +89,40 @@ struct PostgresStoreTests {
     /// Discards everything: for the connection failures a test causes on purpose.
     static let quiet = Logger(label: "test.postgres.quiet") { _ in SwiftLogNoOpLogHandler() }
 
+    @Test("readiness refuses a standby: it answers reads, but every payment would fail there")
+    func readinessRefusesStandby() async throws {
+        let primary = try PostgresTestServer()
+        defer { primary.destroy() }
+        let database = try primary.createNamedDatabase()
+        let store = PostgresTransactionStore(
+            location: try StoreFixture.postgresLocation(primary.url(database: database)),
+            maxConnections: 1,
+            timeout: .seconds(20),
+            logger: Self.quiet
+        )
+        defer { Task { await store.close() } }
+        try await store.prepare()
+        try await store.checkReachable()
+
+        // The store's address now leads to a server in recovery.
+        let standby = try PostgresTestServer(standbyTakingOverFrom: primary)
+        defer { standby.destroy() }
+        try primary.stop()
+        try standby.start()
+        var read = false
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !read, ContinuousClock.now < deadline {
+            do {
+                _ = try await store.order(merchantId: "M", orderId: "none")
+                read = true
+            } catch {
+                try await Task.sleep(for: .milliseconds(100))  // the pool reconnecting
+            }
+        }
+        #expect(read, "the standby never answered a read")
+        await #expect(throws: StoreUnavailable.self) { try await store.checkReachable() }
+    }
+
     @Test("readiness reads the orders table, and an outcome gateway_record does not know is an error")
     func readinessAndUnknownOutcome() async throws {
         let server = try PostgresTestServer.shared()

@@ -122,6 +122,26 @@ public final class PostgresTestServer: Sendable {
         return process
     }
 
+    /// A copy of `primary` (pg_basebackup) that starts in recovery and stays there, on the
+    /// primary's port, not started: stop the primary and start this, and whoever connected to the
+    /// primary reaches a standby, as when a proxy still routes to a demoted primary.
+    public init(standbyTakingOverFrom primary: PostgresTestServer) throws {
+        binaries = primary.binaries
+        directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if getuid() == 0 {
+            try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: directory.path)
+        }
+        port = primary.port
+        try Self.run(
+            binaries.appendingPathComponent("pg_basebackup"),
+            ["-h", "127.0.0.1", "-p", "\(primary.port)", "-U", Self.user, "-D", dataDirectory.path, "--no-sync", "--checkpoint=fast"],
+            asServerUser: true
+        )
+        // No primary_conninfo: a standby with nothing to stream from, in recovery for good.
+        try Self.run(URL(fileURLWithPath: "/usr/bin/touch"), [dataDirectory.appendingPathComponent("standby.signal").path], asServerUser: true)
+    }
+
     /// Starts the server (again), waiting until it accepts connections.
     public func start() throws {
         // Fast enough for tests: no fsync (the tests kill gateways, not the database's machine).
