@@ -35,7 +35,7 @@ extension RadialFault.Kind {
         case .unsupportedMediaType: "A Content-Type other than text/xml or application/xml."
         case .requestTooLarge: "The body is over `server.maxBodyBytes`."
         case .retry: "Another replica changed the order while this authorization was decided."
-        case .serviceUnavailable: "The store did not answer in time; nothing was recorded."
+        case .serviceUnavailable: "The store did not answer in time or refused the write; the request may or may not have been recorded."
         case .serverFailed: "An unexpected failure, logged with the support code."
         }
     }

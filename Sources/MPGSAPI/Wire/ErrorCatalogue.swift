@@ -120,8 +120,10 @@ package enum ErrorCatalogue {
             Entry(
                 name: "Server busy",
                 error: .serverBusy,
-                when: "The store (PostgreSQL) did not answer within `store.timeoutSeconds`, or is unreachable.",
-                whatToDo: "Retry the same request later: retries are idempotent."
+                when:
+                    "The store (PostgreSQL) did not answer within `store.timeoutSeconds`, is unreachable, or refused the write (a demoted primary). The request may or may not have been recorded.",
+                whatToDo:
+                    "Retry the same request, with the same order and transaction id, after `Retry-After` seconds: it is answered once, with the stored response if the first attempt committed."
             ),
             Entry(
                 name: "Server failed",
