@@ -298,6 +298,7 @@ let package = Package(
         .testTarget(
             name: "GatewayStoresTests",
             dependencies: [
+                "BlockingWork",
                 "GatewayCore",
                 "GatewayStores",
                 "StoreTestSupport",

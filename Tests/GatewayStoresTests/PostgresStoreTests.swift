@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import Logging
 import PostgresTestServer
@@ -9,8 +10,10 @@ import Testing
 @testable import GatewayStores
 
 /// What only the shared store has to do: migrate safely with several replicas starting at once,
-/// and ride out a database restart.
-@Suite("PostgreSQL store")
+/// and ride out a database restart. Its tests start servers of their own (initdb, pg_basebackup,
+/// pg_ctl: seconds of waiting on a child), so they run on threads of their own: on the
+/// cooperative pool's two threads that stalled every other store test's queries.
+@Suite("PostgreSQL store", .blocksThreads)
 struct PostgresStoreTests {
     @Test("replicas starting together on an empty database migrate it exactly once")
     func concurrentMigrations() async throws {
