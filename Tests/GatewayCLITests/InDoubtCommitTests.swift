@@ -29,15 +29,7 @@ struct InDoubtCommitTests {
         )
         defer { cluster.stop() }
         let port = cluster.replicas[0].port
-        // Connects and migrates first, under the short timeout's retries.
-        var warm = false
-        let warmUp = ContinuousClock.now + .seconds(30)
-        while !warm, ContinuousClock.now < warmUp {
-            warm =
-                try await ReplicaCluster.send(port: port, "/order/in-doubt-warm-up/transaction/1", body: ReplicaCluster.cardBody(amount: "1.00"))
-                .status == 201
-        }
-        #expect(warm, "the replica never answered 201")
+        #expect(try await ReplicaCluster.warmUp(port: port, order: "in-doubt-warm-up"), "the replica never answered 201")
 
         // PostgreSQL's replies are dropped on the way back, as when a primary dies after its
         // commit: the statement commits, and the gateway hears nothing until its deadline (3 s,
@@ -128,15 +120,7 @@ final class ReplyDroppingProxy {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, "\(port)", "\(upstreamPort)", switchFile.path]
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let deadline = ContinuousClock.now + .seconds(20)
-        while (try? RawConnection(port: port)) == nil {
-            guard ContinuousClock.now < deadline, process.isRunning else {
-                process.terminate()
-                throw CocoaError(.fileReadUnknown)
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await NotificationReceiver.start(process, listeningOn: port)
         self.process = process
     }
 

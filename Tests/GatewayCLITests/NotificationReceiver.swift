@@ -49,15 +49,7 @@ final class NotificationReceiver {
         ]
         process.currentDirectoryURL = ServeCommandTests.packageRoot
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let deadline = ContinuousClock.now + .seconds(20)
-        while (try? RawConnection(port: port)) == nil {
-            guard ContinuousClock.now < deadline, process.isRunning else {
-                process.terminate()
-                throw CocoaError(.fileReadUnknown)
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await Self.start(process, listeningOn: port)
         self.process = process
         self.port = port
         self.log = log
@@ -90,6 +82,19 @@ final class NotificationReceiver {
             try await Task.sleep(for: .milliseconds(50))
         }
         return arrivals
+    }
+
+    /// Runs a helper process and waits (20 s at most) until it accepts connections on `port`.
+    static func start(_ process: ChildProcess, listeningOn port: Int) async throws {
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while (try? RawConnection(port: port)) == nil {
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                process.terminate()
+                throw CocoaError(.fileReadUnknown)
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// A loopback port nothing listens on now (bound, read, and released).

@@ -96,6 +96,17 @@ struct ReplicaCluster {
         return URLSession(configuration: configuration)
     }()
 
+    /// Sends a 1.00 PAY on `order` until one is answered 201 (bounded): the first request also
+    /// connects and migrates, which on a busy machine may outlast a short store timeout. Whether
+    /// it got one.
+    static func warmUp(port: Int, order: String) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if try await send(port: port, "/order/\(order)/transaction/1", body: cardBody(amount: "1.00")).status == 201 { return true }
+        }
+        return false
+    }
+
     /// PUT or GET under /api/rest/version/100/merchant/TESTMERCHANT; status and body.
     static func send(port: Int, _ path: String, body: Data? = nil) async throws -> (status: Int, body: Data, retryAfter: String?) {
         var request = URLRequest(url: RunningGateway.url(port: port, "/merchant/TESTMERCHANT\(path)"))

@@ -200,16 +200,8 @@ struct ReplicaTests {
         let cluster = try await ReplicaCluster(replicas: 1, storeURL: try server.createDatabase(), storeTimeoutSeconds: 2)
         defer { cluster.stop() }
         let port = cluster.replicas[0].port
-        // The first request also connects and migrates; on a busy machine that may take longer
-        // than the short store timeout this test needs, so the light load starts once it is in.
-        var warm = false
-        let warmUp = ContinuousClock.now + .seconds(30)
-        while !warm, ContinuousClock.now < warmUp {
-            warm =
-                try await ReplicaCluster.send(port: port, "/order/restart-warm-up/transaction/1", body: ReplicaCluster.cardBody(amount: "1.00"))
-                .status == 201
-        }
-        #expect(warm, "the replica never answered 201 before the restart")
+        // The light load starts once the replica has connected and migrated.
+        #expect(try await ReplicaCluster.warmUp(port: port, order: "restart-warm-up"), "the replica never answered 201 before the restart")
         let phase = Shared("before")
         let log = Shared<[(phase: String, status: Int, cause: String?, retryAfter: String?)]>([])
         let readiness = Shared<[(phase: String, status: Int)]>([])
