@@ -86,6 +86,11 @@ struct HTTPSServeTests {
     func protocols() async throws {
         let sandbox = try await Sandbox.start()
         defer { sandbox.stop() }
+        // The hint is printed just after the listening line Sandbox.start waits for.
+        let hinted = ContinuousClock.now + .seconds(10)
+        while !sandbox.gateway.output.contains("curl --cacert \(sandbox.ca)"), ContinuousClock.now < hinted {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         #expect(sandbox.gateway.output.contains("curl --cacert \(sandbox.ca)"))
 
         let h1 = try Self.curl(["--http1.1", "--cacert", sandbox.ca, sandbox.url("/information")])

@@ -54,9 +54,10 @@ struct TestGateway: Sendable {
         configuration.mode = mode
         configuration.storeURL = try storeURL ?? store.newStoreURL(in: directory)
         configuration.signingTimeWindow = signingTimeWindow
-        // Generous for a loaded 2-core machine running the whole suite (PostgreSQL included);
-        // the outage tests set their own, short, timeouts.
-        configuration.storeTimeout = .seconds(20)
+        // Generous for a loaded 2-core machine running the whole suite (PostgreSQL included),
+        // where the test process's cooperative threads have been held for over 20 s; the outage
+        // tests set their own, short, timeouts.
+        configuration.storeTimeout = .seconds(60)
         configuration.sandboxAuthorityDirectory = authorityDirectory.path
         configuration.merchants = [
             .init(
@@ -79,7 +80,7 @@ struct TestGateway: Sendable {
         if let requestFingerprintKey { configuration.requestFingerprintKey = requestFingerprintKey }
         // As StoreFixture: on a loaded machine (the whole suite in parallel) PostgreSQL's first
         // connections and migration can take longer than production's 5 seconds.
-        if case .postgres = try StoreLocation(url: configuration.storeURL) { configuration.storeTimeout = .seconds(20) }
+        if case .postgres = try StoreLocation(url: configuration.storeURL) { configuration.storeTimeout = .seconds(60) }
         services = try GatewayDependencies(configuration: configuration, clock: clock)
     }
 
