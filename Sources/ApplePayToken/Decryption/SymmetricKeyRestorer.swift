@@ -13,7 +13,7 @@ enum SymmetricKeyRestorer {
         case (.ephemeralPublicKey(let ephemeral), .ec(let privateKey)):
             let publicKey: P256.KeyAgreement.PublicKey
             do {
-                publicKey = try P256.KeyAgreement.PublicKey(derRepresentation: ephemeral)
+                publicKey = try P256SubjectPublicKeyInfo.keyAgreementKey(ephemeral)
             } catch {
                 throw ApplePayTokenError(
                     .decryptionFailed,

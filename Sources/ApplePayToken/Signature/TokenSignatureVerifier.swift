@@ -49,6 +49,11 @@ struct TokenSignatureVerifier {
         if let cached = cache.lookup(key), cached.isValid(at: signingTime) {
             chain = cached
         } else {
+            do {
+                try signedData.requireDefiniteCertificates()
+            } catch {
+                throw ApplePayTokenError(.signatureInvalid, error.reason, field: "signature")
+            }
             chain = try await evaluator.evaluate(signedData, at: signingTime)
             cache.store(chain, for: key)
         }
@@ -62,7 +67,8 @@ struct TokenSignatureVerifier {
         switch key {
         case .p256(let publicKey):
             guard signer.signatureAlgorithm.elementsEqual(OID.ecdsaWithSHA256Identifier),
-                let signature = try? P256.Signing.ECDSASignature(derRepresentation: signer.signature)
+                let raw = ECDSASignatureDER.rawP256(signer.signature),
+                let signature = try? P256.Signing.ECDSASignature(rawRepresentation: raw)
             else { return false }
             return publicKey.isValidSignature(signature, for: signer.signedAttributesDER)
         case .rsa(let publicKey):
