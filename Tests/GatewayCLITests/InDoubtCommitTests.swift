@@ -18,8 +18,8 @@ import Glibc
 struct InDoubtCommitTests {
     @Test("a write committed while its reply was lost answered SERVER_BUSY: the retry gets the stored response, once")
     func retryAfterLostReply() async throws {
-        let server = try PostgresTestServer.shared()
-        let database = try server.createNamedDatabase()
+        let server = try await PostgresTestServer.shared()
+        let database = try await server.createNamedDatabase()
         let proxy = try await ReplyDroppingProxy(upstreamPort: server.port)
         defer { proxy.stop() }
         let cluster = try await ReplicaCluster(
@@ -46,7 +46,7 @@ struct InDoubtCommitTests {
         var committed = false
         let committing = ContinuousClock.now + .seconds(20)
         while !committed, ContinuousClock.now < committing {
-            let rows = try server.psql("SELECT count(*) FROM transactions WHERE order_id = 'in-doubt'", database: database)
+            let rows = try await server.psql("SELECT count(*) FROM transactions WHERE order_id = 'in-doubt'", database: database)
             committed = rows.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
             if !committed { try await Task.sleep(for: .milliseconds(100)) }
         }

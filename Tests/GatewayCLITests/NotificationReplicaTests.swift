@@ -24,7 +24,7 @@ struct NotificationReplicaTests {
         defer { receiver.stop() }
         let cluster = try await ReplicaCluster(
             replicas: 2,
-            storeURL: try PostgresTestServer.shared().createDatabase(),
+            storeURL: try await PostgresTestServer.shared().createDatabase(),
             environment: Self.environment(receiver)
         )
         defer { cluster.stop() }
@@ -53,7 +53,7 @@ struct NotificationReplicaTests {
         defer { receiver.stop() }
         let cluster = try await ReplicaCluster(
             replicas: 2,
-            storeURL: try PostgresTestServer.shared().createDatabase(),
+            storeURL: try await PostgresTestServer.shared().createDatabase(),
             environment: Self.environment(receiver, ["GATEWAY_NOTIFICATIONS_TIMEOUT_SECONDS": "2"])
         )
         defer { cluster.stop() }

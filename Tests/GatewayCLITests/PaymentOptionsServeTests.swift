@@ -31,7 +31,7 @@ struct PaymentOptionsServeTests {
         let url =
             store == "sqlite"
             ? "sqlite://" + FileManager.default.temporaryDirectory.appendingPathComponent("options-\(UUID().uuidString).sqlite").path
-            : try PostgresTestServer.shared().createDatabase()
+            : try await PostgresTestServer.shared().createDatabase()
         let cluster = try await ReplicaCluster(replicas: 1, storeURL: url)
         defer { cluster.stop() }
         let port = cluster.replicas[0].port

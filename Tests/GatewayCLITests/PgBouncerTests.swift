@@ -17,8 +17,8 @@ struct PgBouncerTests {
         ]
     )
     func pooling(mode: String, urlParameters: String, ignored: [String]) async throws {
-        let server = try PostgresTestServer.shared()
-        let database = try server.createNamedDatabase()
+        let server = try await PostgresTestServer.shared()
+        let database = try await server.createNamedDatabase()
         let bouncer = try PgBouncerTestServer(for: server, poolMode: mode, poolSize: 2, ignoredStartupParameters: ignored)
         defer { bouncer.stop() }
         // Session pooling gives each client connection a server connection of its own: two

@@ -13,7 +13,7 @@ import FoundationNetworking
 struct ReplicaTests {
     @Test("a token accepted by one replica is a replay at the other; an identical retry there gets the stored response")
     func replayAndRetryAcrossReplicas() async throws {
-        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try await PostgresTestServer.shared().createDatabase())
         defer { cluster.stop() }
         let (a, b) = (cluster.replicas[0].port, cluster.replicas[1].port)
         let body = try ReplicaCluster.tokenBody()
@@ -32,7 +32,7 @@ struct ReplicaTests {
 
     @Test("a token accepted by one replica is a replay at the other in upper case, mixed case and re-encrypted")
     func respelledReplayAcrossReplicas() async throws {
-        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try await PostgresTestServer.shared().createDatabase())
         defer { cluster.stop() }
         let (a, b) = (cluster.replicas[0].port, cluster.replicas[1].port)
         let id: [UInt8] = [0xAB, 0xCD, 0xEF, 0xFA] + (0..<28).map { _ in UInt8.random(in: 0xA0...0xFF) }
@@ -53,7 +53,7 @@ struct ReplicaTests {
 
     @Test("the same token sent to both replicas at once is accepted exactly once")
     func simultaneousTokenOnBothReplicas() async throws {
-        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try await PostgresTestServer.shared().createDatabase())
         defer { cluster.stop() }
         let ports = cluster.replicas.map(\.port)
         for round in 0..<5 {
@@ -72,7 +72,7 @@ struct ReplicaTests {
 
     @Test("captures split across both replicas at once never exceed the authorized amount")
     func concurrentCapturesAcrossReplicas() async throws {
-        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try await PostgresTestServer.shared().createDatabase())
         defer { cluster.stop() }
         let ports = cluster.replicas.map(\.port)
         let authorization = try await ReplicaCluster.send(
@@ -105,7 +105,7 @@ struct ReplicaTests {
 
     @Test("one replica killed with SIGKILL mid-burst loses no acknowledged transaction")
     func killOneReplicaMidBurst() async throws {
-        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try await PostgresTestServer.shared().createDatabase())
         defer { cluster.stop() }
         let ports = cluster.replicas.map(\.port)
         let victim = cluster.replicas[0].process.processIdentifier
@@ -155,8 +155,8 @@ struct ReplicaTests {
 
     @Test("a server that turned read-only (a demoted primary) gets SERVER_BUSY, not a failure, until writes work again")
     func demotedServer() async throws {
-        let server = try PostgresTestServer.shared()
-        let database = try server.createNamedDatabase()
+        let server = try await PostgresTestServer.shared()
+        let database = try await server.createNamedDatabase()
         let cluster = try await ReplicaCluster(replicas: 1, storeURL: server.url(database: database))
         defer { cluster.stop() }
         let port = cluster.replicas[0].port
@@ -165,24 +165,24 @@ struct ReplicaTests {
 
         // What a failover does to the connections of the old primary: they end, and new ones
         // reach a server in recovery, where every write fails with read_only_sql_transaction.
-        func reconnect(readOnly: Bool) throws {
-            try server.psql(
+        func reconnect(readOnly: Bool) async throws {
+            try await server.psql(
                 "ALTER DATABASE \(database) SET default_transaction_read_only = \(readOnly ? "on" : "off")",
                 database: "postgres"
             )
-            try server.psql(
+            try await server.psql(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)'",
                 database: "postgres"
             )
         }
-        try reconnect(readOnly: true)
+        try await reconnect(readOnly: true)
         for index in 1...4 {
             let refused = try await ReplicaCluster.send(port: port, "/order/ro-\(index)/transaction/1", body: ReplicaCluster.cardBody(amount: "1.00"))
             let cause = (ReplicaCluster.json(refused.body)["error"] as? [String: Any])?["cause"] as? String
             #expect(refused.status == 503 && cause == "SERVER_BUSY", "\(String(decoding: refused.body, as: UTF8.self))")
             #expect(refused.retryAfter == "1")
         }
-        try reconnect(readOnly: false)
+        try await reconnect(readOnly: false)
         var recovered = false
         for _ in 0..<40 where !recovered {
             let retry = try await ReplicaCluster.send(port: port, "/order/ro-1/transaction/1", body: ReplicaCluster.cardBody(amount: "1.00"))
@@ -195,9 +195,9 @@ struct ReplicaTests {
 
     @Test("while PostgreSQL restarts under light load the gateway answers SERVER_BUSY, then recovers by itself")
     func databaseRestart() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer.started()
         defer { server.destroy() }
-        let cluster = try await ReplicaCluster(replicas: 1, storeURL: try server.createDatabase(), storeTimeoutSeconds: 2)
+        let cluster = try await ReplicaCluster(replicas: 1, storeURL: try await server.createDatabase(), storeTimeoutSeconds: 2)
         defer { cluster.stop() }
         let port = cluster.replicas[0].port
         // The light load starts once the replica has connected and migrated.

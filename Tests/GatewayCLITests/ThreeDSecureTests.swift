@@ -36,7 +36,7 @@ struct ThreeDSecureTests {
                 )
                 return Gateways(ports: [gateway.port]) { gateway.process.terminate() }
             case .postgres:
-                let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+                let cluster = try await ReplicaCluster(replicas: 2, storeURL: try await PostgresTestServer.shared().createDatabase())
                 return Gateways(ports: cluster.replicas.map(\.port)) { cluster.stop() }
             }
         }

@@ -14,7 +14,7 @@ import FoundationNetworking
 struct TokenReplicaTests {
     @Test("a token created on replica 1 is read, paid with and deleted on replica 2; replica 1 then refuses it")
     func tokenAcrossReplicas() async throws {
-        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try await PostgresTestServer.shared().createDatabase())
         defer { cluster.stop() }
         let (a, b) = (cluster.replicas[0].port, cluster.replicas[1].port)
         let card = Data(

@@ -34,7 +34,7 @@ struct UpdateAuthorizationServeTests {
                     storeURL: "sqlite://" + FileManager.default.temporaryDirectory.appendingPathComponent("upd-\(UUID().uuidString).sqlite").path
                 )
             case .postgres:
-                try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+                try await ReplicaCluster(replicas: 2, storeURL: try await PostgresTestServer.shared().createDatabase())
             }
         defer { cluster.stop() }
         // The AUTHORIZE on the first replica, every update on the last (the same one on SQLite).
@@ -110,7 +110,7 @@ struct UpdateAuthorizationServeTests {
 
     @Test("updates and captures racing on two PostgreSQL replicas never capture beyond the authorization")
     func racingReplicas() async throws {
-        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try PostgresTestServer.shared().createDatabase())
+        let cluster = try await ReplicaCluster(replicas: 2, storeURL: try await PostgresTestServer.shared().createDatabase())
         defer { cluster.stop() }
         let ports = cluster.replicas.map(\.port)
         for round in 0..<4 {

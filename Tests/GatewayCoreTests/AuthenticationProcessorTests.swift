@@ -20,10 +20,10 @@ struct AuthenticationProcessorTests {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("threeds-\(UUID().uuidString).sqlite").path
             return try SQLiteTransactionStore(path: path)
         case .postgres:
-            guard case .postgres(let location) = try StoreLocation(url: try PostgresTestServer.shared().createDatabase()) else {
+            guard case .postgres(let location) = try StoreLocation(url: try await PostgresTestServer.shared().createDatabase()) else {
                 throw PostgresTestServer.Failure(description: "not a PostgreSQL URL")
             }
-            let store = PostgresTransactionStore(location: location, timeout: .seconds(20))
+            let store = PostgresTransactionStore(location: location, timeout: .seconds(60))
             try await store.prepare()
             return store
         }

@@ -43,7 +43,7 @@ struct AuthenticationStoreTests {
     }
 
     static func open(_ kind: StoreKind) async throws -> (StoreFixture, any AuthenticationStore) {
-        let fixture = try StoreFixture(kind)
+        let fixture = try await StoreFixture(kind)
         return (fixture, try #require(try await fixture.open() as? any AuthenticationStore))
     }
 

@@ -31,7 +31,7 @@ struct AuthorizationUpdateStoreTests {
 
     @Test("the update's type and the order's new total read back after reopening", arguments: StoreKind.allCases)
     func roundTrip(kind: StoreKind) async throws {
-        let fixture = try StoreFixture(kind)
+        let fixture = try await StoreFixture(kind)
         let store = try await fixture.open()
         #expect(
             try await store.record(Self.record("1", type: .authorization, operation: .authorize, authorized: 100, expectedVersion: nil)) == .recorded

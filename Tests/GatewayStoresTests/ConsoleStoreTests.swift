@@ -36,7 +36,7 @@ struct ConsoleStoreTests {
 
     @Test("the search narrows by every filter, newest first, a page at a time, one merchant only", arguments: StoreKind.allCases)
     func search(kind: StoreKind) async throws {
-        let store = try await Self.open(try StoreFixture(kind))
+        let store = try await Self.open(try await StoreFixture(kind))
         for index in 0..<30 { #expect(try await store.record(Self.record(index)) == .recorded) }
         #expect(try await store.record(Self.record(99, merchant: "OTHER")) == .recorded)
 
@@ -88,7 +88,7 @@ struct ConsoleStoreTests {
 
     @Test("operators, sessions, failed logins and the audit log are kept per merchant", arguments: StoreKind.allCases)
     func operators(kind: StoreKind) async throws {
-        let store = try await Self.open(try StoreFixture(kind))
+        let store = try await Self.open(try await StoreFixture(kind))
         let hash = try PasswordHash(password: "a long passphrase", rounds: 1000)
         let ada = StoredOperator(merchantId: "M", name: "ada", role: .admin, passwordHash: hash)
         #expect(try await store.insertOperator(ada))
@@ -147,7 +147,7 @@ struct ConsoleStoreTests {
 
     @Test("API password changes: kept oldest first for every merchant, each recorded once, unreadable kinds refused", arguments: StoreKind.allCases)
     func apiPasswordChanges(kind: StoreKind) async throws {
-        let store = try await Self.open(try StoreFixture(kind))
+        let store = try await Self.open(try await StoreFixture(kind))
         let added = APIPasswordChange(merchantId: "M", digest: String(repeating: "a", count: 64), kind: .added, operatorName: "ada", time: Self.start)
         var retired = added
         retired.kind = .retired

@@ -28,7 +28,7 @@ struct NotificationOutboxTests {
 
     @Test("a notification is written with its transaction, and only when the transaction is", arguments: StoreKind.allCases)
     func writtenWithTheTransaction(kind: StoreKind) async throws {
-        let store = try await Self.open(try StoreFixture(kind))
+        let store = try await Self.open(try await StoreFixture(kind))
         #expect(try await store.record(Self.record(order: "A")) == .recorded)
         #expect(try await store.record(Self.record(order: "B", url: nil)) == .recorded)
         // A duplicate and a stale follow-on are refused: they queue nothing.
@@ -50,7 +50,7 @@ struct NotificationOutboxTests {
 
     @Test("leases: one per order at a time, in transaction order; a live lease is not taken twice", arguments: StoreKind.allCases)
     func leasesKeepOrder(kind: StoreKind) async throws {
-        let store = try await Self.open(try StoreFixture(kind))
+        let store = try await Self.open(try await StoreFixture(kind))
         #expect(try await store.record(Self.record(order: "A")) == .recorded)
         #expect(try await store.record(Self.record(order: "A", transaction: "2")) == .recorded)
         #expect(try await store.record(Self.record(order: "B")) == .recorded)
@@ -79,7 +79,7 @@ struct NotificationOutboxTests {
 
     @Test("a failed attempt waits for its retry; past the horizon it fails; redeliver queues it again", arguments: StoreKind.allCases)
     func failuresAndRedelivery(kind: StoreKind) async throws {
-        let store = try await Self.open(try StoreFixture(kind))
+        let store = try await Self.open(try await StoreFixture(kind))
         #expect(try await store.record(Self.record(order: "A")) == .recorded)
         let t1 = Self.now.addingTimeInterval(1)
         let leased = try #require(try await store.leaseNotifications(owner: "o", now: t1, leaseUntil: t1.addingTimeInterval(30), limit: 5).first)
@@ -104,7 +104,7 @@ struct NotificationOutboxTests {
 
     @Test("concurrent leases never hand one notification to two owners", arguments: StoreKind.allCases)
     func concurrentLeases(kind: StoreKind) async throws {
-        let fixture = try StoreFixture(kind)
+        let fixture = try await StoreFixture(kind)
         let store = try await Self.open(fixture)
         for index in 0..<40 { #expect(try await store.record(Self.record(order: "O\(index)")) == .recorded) }
         // PostgreSQL: two stores, as two replicas; SQLite: one process owns the file.

@@ -11,7 +11,7 @@ import Testing
 struct StoreTests {
     @Test("concurrent records: races between them are decided one by one", arguments: StoreKind.allCases)
     func concurrentRaces(kind: StoreKind) async throws {
-        let fixture = try StoreFixture(kind)
+        let fixture = try await StoreFixture(kind)
         let store = try await fixture.open()
         let outcomes = try await withThrowingTaskGroup(of: (Int, RecordOutcome).self) { group in
             for index in 0..<60 {
@@ -120,13 +120,13 @@ struct StoreTests {
 
     @Test("a database from a newer gateway is refused rather than misread", arguments: StoreKind.allCases)
     func newerSchema(kind: StoreKind) async throws {
-        let fixture = try StoreFixture(kind)
+        let fixture = try await StoreFixture(kind)
         _ = try await fixture.open()
         switch try StoreLocation(url: fixture.url) {
         case .sqlite(let path):
             try SQLiteConnection(path: path).execute("PRAGMA user_version = 99")
         case .postgres(let location):
-            try PostgresTestServer.shared().psql("UPDATE gateway_schema SET version = 99", database: location.database)
+            try await PostgresTestServer.shared().psql("UPDATE gateway_schema SET version = 99", database: location.database)
         }
         await #expect { _ = try await fixture.open() } throws: { "\($0)".contains("schema version 99") }
     }

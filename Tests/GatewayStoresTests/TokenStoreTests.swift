@@ -16,7 +16,7 @@ struct TokenStoreTests {
 
     @Test("a token is kept per merchant: inserted once, read back, replaced, deleted, also after reopening", arguments: StoreKind.allCases)
     func lifecycle(kind: StoreKind) async throws {
-        let fixture = try StoreFixture(kind)
+        let fixture = try await StoreFixture(kind)
         let store = try await Self.open(fixture)
         let token = StoredToken.new(token: "9123456789012344", merchantId: "M1", sealedCard: [1, 2, 3], now: Self.now)
         #expect(try await store.insertToken(token))
@@ -50,7 +50,7 @@ struct TokenStoreTests {
 
     @Test("concurrent inserts of one token: exactly one wins", arguments: StoreKind.allCases)
     func concurrentInserts(kind: StoreKind) async throws {
-        let store = try await Self.open(try StoreFixture(kind))
+        let store = try await Self.open(try await StoreFixture(kind))
         let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
             for index in 0..<20 {
                 group.addTask {

@@ -13,8 +13,8 @@ import Testing
 struct ApplePayTokenPaymentTests {
     let gateway: TestGateway
 
-    init() throws {
-        gateway = try TestGateway()
+    init() async throws {
+        gateway = try await TestGateway()
     }
 
     @Test("an EC_v1 token is decrypted, authorized and mapped onto the response", arguments: [MintRequest.Version.ecV1, .rsaV1])
@@ -88,7 +88,7 @@ struct ApplePayTokenPaymentTests {
         arguments: StoreKind.allCases
     )
     func replayAndRetry(store: StoreKind) async throws {
-        let gateway = try TestGateway(store: store)
+        let gateway = try await TestGateway(store: store)
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         let body = TestGateway.tokenBody(token, amount: "56.56")
         try await gateway.application.test(.router) { client in
@@ -108,7 +108,7 @@ struct ApplePayTokenPaymentTests {
     @Test("a retry gets the stored response after its token has left the signing window", arguments: StoreKind.allCases)
     func retryAfterTokenExpired(store: StoreKind) async throws {
         let now = Mutex(Date())
-        let gateway = try TestGateway(store: store, clock: { now.withLock { $0 } })
+        let gateway = try await TestGateway(store: store, clock: { now.withLock { $0 } })
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         let body = TestGateway.tokenBody(token, amount: "56.56")
         try await gateway.application.test(.router) { client in
@@ -126,7 +126,7 @@ struct ApplePayTokenPaymentTests {
 
     @Test("a used token is REPLAYED on an order that already holds a declined transaction", arguments: StoreKind.allCases)
     func replayOnExistingOrder(store: StoreKind) async throws {
-        let gateway = try TestGateway(store: store)
+        let gateway = try await TestGateway(store: store)
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         let body = TestGateway.tokenBody(token, amount: "56.56")
         try await gateway.application.test(.router) { client in
@@ -146,13 +146,13 @@ struct ApplePayTokenPaymentTests {
 
     @Test("the replay record survives a restart of the gateway", arguments: StoreKind.allCases)
     func replayIsDurable(store: StoreKind) async throws {
-        let gateway = try TestGateway(store: store)
+        let gateway = try await TestGateway(store: store)
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         let body = TestGateway.tokenBody(token, amount: "56.56")
         let firstBody = try await gateway.application.test(.router) { client in
             try await client.put(TestGateway.path(order: "o-durable", transaction: "1"), body).body
         }
-        let restarted = try TestGateway(directory: gateway.directory, storeURL: gateway.services.configuration.storeURL)
+        let restarted = try await TestGateway(directory: gateway.directory, storeURL: gateway.services.configuration.storeURL)
         try await restarted.application.test(.router) { client in
             let replay = try await client.put(TestGateway.path(order: "o-durable-2", transaction: "1"), body)
             #expect(replay.string("error.explanation")?.contains("REPLAYED") == true)

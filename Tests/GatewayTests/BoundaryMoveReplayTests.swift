@@ -48,7 +48,7 @@ struct BoundaryMoveReplayTests {
         [MintRequest.Version.ecV1, .rsaV1]
     )
     func movedCopyIsReplayed(store: StoreKind, version: MintRequest.Version) async throws {
-        let gateway = try TestGateway(store: store)
+        let gateway = try await TestGateway(store: store)
         let token = try Self.mintWithApplicationData(version)
         let moved = try Self.applicationDataMovedIntoTransactionId(token)
         try await gateway.application.test(.live) { client in
@@ -69,7 +69,7 @@ struct BoundaryMoveReplayTests {
 
     @Test("the moved copy first, then the original: the second is REPLAYED either way round", arguments: StoreKind.allCases)
     func originalAfterMovedCopyIsReplayed(store: StoreKind) async throws {
-        let gateway = try TestGateway(store: store)
+        let gateway = try await TestGateway(store: store)
         let token = try Self.mintWithApplicationData(.ecV1)
         let moved = try Self.applicationDataMovedIntoTransactionId(token)
         try await gateway.application.test(.live) { client in
@@ -88,7 +88,7 @@ struct BoundaryMoveReplayTests {
 
     @Test("through a session: the moved copy put into a session by the payer's device pays nothing", arguments: StoreKind.allCases)
     func sessionRefusesMovedCopy(store: StoreKind) async throws {
-        let gateway = try TestGateway(store: store)
+        let gateway = try await TestGateway(store: store)
         let token = try Self.mintWithApplicationData(.ecV1)
         let moved = try Self.applicationDataMovedIntoTransactionId(token)
         try await gateway.application.test(.live) { client in
@@ -114,7 +114,7 @@ struct BoundaryMoveReplayTests {
 
     @Test("Radial: once authorized, the moved copy gets no card data from Decrypt and no second authorization")
     func radialRefusesMovedCopy() async throws {
-        let gateway = try TestGateway(radialDecrypt: true)
+        let gateway = try await TestGateway(radialDecrypt: true)
         let token = try Self.mintWithApplicationData(.ecV1)
         let movedParts = try Radial.WalletParts(token: try Self.applicationDataMovedIntoTransactionId(token))
         try await gateway.application.test(.live) { client in

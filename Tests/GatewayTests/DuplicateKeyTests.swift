@@ -11,7 +11,7 @@ import Testing
 struct DuplicateKeyTests {
     @Test("a request that repeats a key gets 400 naming it, over TCP, and nothing is recorded")
     func repeatedKeyInRequest() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let body = #"""
             {"apiOperation":"PAY","order":{"amount":"10.00","currency":"USD","amount":"1000.00"},
              "sourceOfFunds":{"type":"CARD","provided":{"card":{"number":"5123450000000008","expiry":{"month":"1","year":"39"}}}}}

@@ -9,7 +9,7 @@ import Testing
 struct LiveSocketTests {
     @Test("AUTHORIZE with a token, a retry and a replay over TCP")
     func authorizeOverTCP() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let token = try TestGateway.mintToken(amountMinorUnits: 5656, version: .rsaV1)
         let body = TestGateway.tokenBody(token, amount: "56.56")
         try await gateway.application.test(.live) { client in
@@ -27,7 +27,7 @@ struct LiveSocketTests {
 
     @Test("concurrent payments over many connections are all stored")
     func concurrentPayments() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let port = try #require(client.port)
             let results = try await ParallelHTTP.put(

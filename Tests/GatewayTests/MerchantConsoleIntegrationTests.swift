@@ -19,7 +19,7 @@ struct MerchantConsoleIntegrationTests {
     static let secret = "whsec-0123456789abcdef"
 
     func console(_ store: StoreKind, storeURL: String? = nil) async throws -> GatewayDependencies {
-        var services = try TestGateway(store: store, storeURL: storeURL, clock: clock.now).services
+        var services = try await TestGateway(store: store, storeURL: storeURL, clock: clock.now).services
         services.consolePolicy.failureDelay = .zero
         // As a sandbox configuration read from a file gives each merchant (TestGateway's is built
         // in code): notifications only to orders that name a URL.

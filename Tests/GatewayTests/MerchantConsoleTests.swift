@@ -23,7 +23,7 @@ struct MerchantConsoleTests {
     /// viewer for TESTMERCHANT and an admin for OTHERMERCHANT.
     /// `storeURL`: the store of another gateway (a second replica).
     func console(_ store: StoreKind = .sqlite, storeURL: String? = nil) async throws -> GatewayDependencies {
-        var services = try TestGateway(store: store, storeURL: storeURL, clock: clock.now).services
+        var services = try await TestGateway(store: store, storeURL: storeURL, clock: clock.now).services
         services.consolePolicy.failureDelay = .zero
         return services
     }

@@ -54,7 +54,7 @@ struct MobileSDKSessionTests {
 
     @Test("the SDK's Apple Pay flow: token into the session, then the merchant's PAY", arguments: [50, 61, 100, 39, 49])
     func applePayFlow(apiVersion: Int) async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         // The SDK's JSONEncoder escapes '/' as '\/' in the token string: the gateway must read it back.
         #expect(String(decoding: try JSONEncoder().encode([token]), as: UTF8.self).contains("\\/") == token.contains("/"))
@@ -76,7 +76,7 @@ struct MobileSDKSessionTests {
 
     @Test("the scheme-less credential opens its own session and nothing else")
     func schemelessConfined() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         try await gateway.application.test(.live) { client in
             let id = try await client.newSessionId()
@@ -118,7 +118,7 @@ struct MobileSDKSessionTests {
 
     @Test("no Authorization: below version 50 with UPDATE_PAYER_DATA only, limited as the session credential")
     func noAuthorizationBelowFifty() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         try await gateway.application.test(.live) { client in
             let created = try await client.send(SessionRequests.sessionsPath(version: 49), method: .post)

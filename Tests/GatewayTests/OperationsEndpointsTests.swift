@@ -14,7 +14,7 @@ struct OperationsEndpointsTests {
 
     @Test("liveness and readiness answer without credentials; readiness fails once the store is closed")
     func healthAndReadiness() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let health = try await client.send("/healthz", method: .get, authorization: nil)
             #expect(health.status == .ok)
@@ -36,7 +36,7 @@ struct OperationsEndpointsTests {
 
     @Test("the operations paths answer any method but GET with 405 and Allow: GET", arguments: ["/healthz", "/readyz", "/metrics"])
     func otherMethods(path: String) async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             for method in [HTTPRequest.Method.post, .delete, HTTPRequest.Method("QUERY")!] {
                 let allow = try await client.execute(uri: path, method: method) { response in
@@ -50,7 +50,7 @@ struct OperationsEndpointsTests {
 
     @Test("metrics count requests by route template, transactions by gateway code, token failures by code")
     func metricsAfterTraffic() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         let mismatched = try TestGateway.mintToken(amountMinorUnits: 100)
         try await gateway.application.test(.live) { client in
@@ -103,7 +103,7 @@ struct OperationsEndpointsTests {
 
     @Test("a well-formed X-Request-ID is kept, echoed and logged; a malformed one is replaced")
     func requestIds() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let logs = LogCollector()
         try await gateway.application(logger: logs.logger).test(.live) { client in
             let requestId = HTTPField.Name("X-Request-ID")!

@@ -11,8 +11,8 @@ import Testing
 struct OrderOperationsTests {
     let gateway: TestGateway
 
-    init() throws {
-        gateway = try TestGateway()
+    init() async throws {
+        gateway = try await TestGateway()
     }
 
     static func followOn(
@@ -209,7 +209,7 @@ struct OrderOperationsTests {
 
     @Test("many captures at once, over many connections, never exceed the authorization", arguments: StoreKind.allCases)
     func concurrentCaptures(store: StoreKind) async throws {
-        let gateway = try TestGateway(store: store)
+        let gateway = try await TestGateway(store: store)
         try await gateway.application.test(.live) { client in
             _ = try await client.put(
                 TestGateway.path(order: "race", transaction: "auth"),

@@ -23,7 +23,7 @@ struct PANMaskingTests {
 
     @Test("over TCP: no PAN in the log in any spelling, and none in what is stored")
     func maskedEverywhere() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let logs = LogCollector()
         let pan = "4111111111111111"
         try await gateway.application(logger: logs.logger).test(.live) { client in

@@ -11,8 +11,8 @@ import Testing
 struct PaymentOptionsInquiryTests {
     let gateway: TestGateway
 
-    init() throws {
-        gateway = try TestGateway()
+    init() async throws {
+        gateway = try await TestGateway()
     }
 
     static func path(_ merchant: String = TestGateway.merchantId, version: Int = 100, query: String = "") -> String {
@@ -131,7 +131,7 @@ struct PaymentOptionsInquiryTests {
 
     @Test("production: no 3-D Secure scheme is advertised, since INITIATE_AUTHENTICATION is refused there")
     func productionAdvertisesNo3DS() async throws {
-        let production = try TestGateway(mode: .production)
+        let production = try await TestGateway(mode: .production)
         try await production.application.test(.live) { client in
             let options = try await client.send(Self.path(), method: .get)
             #expect(options.status == .ok)

@@ -19,11 +19,11 @@ struct PostgresRoundTripTests {
         let url: String
         let location: PostgresLocation
 
-        init() throws {
-            server = try PostgresTestServer()
-            url = try server.createDatabase()
+        init() async throws {
+            server = try await PostgresTestServer.started()
+            url = try await server.createDatabase()
             location = try StoreFixture.postgresLocation(url)
-            try server.psql("ALTER DATABASE \(location.database) SET log_statement = 'all'", database: "postgres")
+            try await server.psql("ALTER DATABASE \(location.database) SET log_statement = 'all'", database: "postgres")
         }
 
         /// The statements PostgreSQL ran for `work`, as its log lists them.
@@ -46,9 +46,9 @@ struct PostgresRoundTripTests {
 
     @Test("recording a transaction is one statement, so one round trip")
     func oneStatementPerRecord() async throws {
-        let postgres = try LoggingServer()
+        let postgres = try await LoggingServer()
         defer { postgres.server.destroy() }
-        let store = PostgresTransactionStore(location: postgres.location, timeout: .seconds(20))
+        let store = PostgresTransactionStore(location: postgres.location, timeout: .seconds(60))
         try await store.prepare()
         // The first record also prunes old replay records (at most once a minute): not counted.
         #expect(try await store.record(SampleRecords.record(order: "warm-up")) == .recorded)
@@ -70,9 +70,9 @@ struct PostgresRoundTripTests {
 
     @Test("an AUTHORIZE with a token is one round trip over HTTP; a retry one; a new try on a declined order three")
     func oneRoundTripPerAuthorize() async throws {
-        let postgres = try LoggingServer()
+        let postgres = try await LoggingServer()
         defer { postgres.server.destroy() }
-        let gateway = try TestGateway(storeURL: postgres.url)
+        let gateway = try await TestGateway(storeURL: postgres.url)
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         let body = TestGateway.tokenBody(token, amount: "56.56")
         try await gateway.application.test(.live) { client in

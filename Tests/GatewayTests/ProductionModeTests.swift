@@ -10,7 +10,7 @@ import Testing
 struct ProductionModeTests {
     @Test("no sandbox root, no sandbox endpoint, and sandbox tokens are refused")
     func production() async throws {
-        let gateway = try TestGateway(mode: .production)
+        let gateway = try await TestGateway(mode: .production)
         #expect(gateway.services.sandboxIssuer == nil)
         #expect(gateway.services.decryptor.trustRoots.isAppleOnly)
         #expect(gateway.services.trustDescription == "trusting Apple Root CA - G3 alone")
@@ -32,8 +32,8 @@ struct ProductionModeTests {
     }
 
     @Test("sandbox mode trusts the sandbox root too, and says so")
-    func sandbox() throws {
-        let gateway = try TestGateway()
+    func sandbox() async throws {
+        let gateway = try await TestGateway()
         #expect(!gateway.services.decryptor.trustRoots.isAppleOnly)
         #expect(gateway.services.decryptor.trustRoots.certificates.contains(TestGateway.authority.root))
         #expect(gateway.services.trustDescription.hasPrefix("trusting Apple Root CA - G3, the sandbox root in "))

@@ -18,7 +18,7 @@ struct RadialCreditCardAuthTests {
 
     @Test("the SDK's card-data request is authorized and answered in the SDK reply's shape")
     func sdkCardRequest() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let reply = try await client.radial(Radial.authPath(), Radial.sdkCardRequest(orderId: "testOrderId"))
             #expect(reply.status == .ok, "\(reply.body)")
@@ -40,7 +40,7 @@ struct RadialCreditCardAuthTests {
 
     @Test("SchemaVersion 1.1 adds ResponseCode, 1.2 also TenderType")
     func schemaVersions() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let v11 = try await client.radial(
                 Radial.authPath(),
@@ -66,7 +66,7 @@ struct RadialCreditCardAuthTests {
         ]
     )
     func amountSimulator(amount: String, responseCode: String, authorizationCode: String) async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let reply = try await client.radial(
                 Radial.authPath(),
@@ -82,7 +82,7 @@ struct RadialCreditCardAuthTests {
 
     @Test("security code 102 does not match: CSC, N")
     func securityCodeMismatch() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let reply = try await client.radial(
                 Radial.authPath(),
@@ -95,7 +95,7 @@ struct RadialCreditCardAuthTests {
 
     @Test("seed 002's wallet request with a sandbox token is authorized; the MPGS API shows the same order")
     func seedWalletRequest() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         let parts = try Radial.WalletParts(token: token)
         try await gateway.application.test(.live) { client in
@@ -128,7 +128,7 @@ struct RadialCreditCardAuthTests {
 
     @Test("a wallet request with Amount must match the token: a fault names Amount and nothing is stored")
     func amountMismatch() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let parts = try Radial.WalletParts(token: TestGateway.mintToken(amountMinorUnits: 5656))
         try await gateway.application.test(.live) { client in
             let reply = try await client.radial(
@@ -152,7 +152,7 @@ struct RadialCreditCardAuthTests {
 
     @Test("an Apple transaction id used through one API is a replay through the other")
     func replayAcrossAPIs() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let first = try TestGateway.mintToken(amountMinorUnits: 5656)
         let second = try TestGateway.mintToken(amountMinorUnits: 5656)
         try await gateway.application.test(.live) { client in
@@ -186,7 +186,7 @@ struct RadialCreditCardAuthTests {
 
     @Test("an identical retry gets the same reply; a second authorization on the order is refused")
     func retryAndConflict() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let body = Radial.sdkCardRequest(orderId: "retry-1", requestId: "r-1")
             let first = try await client.radial(Radial.authPath(), body)
@@ -212,7 +212,7 @@ struct RadialCreditCardAuthTests {
         ]
     )
     func tokenFailures(part: String, code: String) async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         var parts = try Radial.WalletParts(token: TestGateway.mintToken(amountMinorUnits: 5656))
         switch part {
         case "Signature":
@@ -245,7 +245,7 @@ struct RadialCreditCardAuthTests {
 
     @Test("a token signed outside the trusted chain (a production gateway, a sandbox token) names Signature")
     func untrustedChain() async throws {
-        let gateway = try TestGateway(mode: .production)
+        let gateway = try await TestGateway(mode: .production)
         let parts = try Radial.WalletParts(token: TestGateway.mintToken(amountMinorUnits: 5656))
         try await gateway.application.test(.live) { client in
             let reply = try await client.radial(Radial.authPath(), Radial.seedWalletRequest(parts, orderId: "chain-1"))
@@ -259,7 +259,7 @@ struct RadialCreditCardAuthTests {
 
     @Test("a wrong or missing apikey, or another store's key, is 401; nothing is stored")
     func authentication() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let body = Radial.sdkCardRequest(orderId: "auth-1")
             for (path, key) in [
@@ -289,7 +289,7 @@ struct RadialCreditCardAuthTests {
         ]
     )
     func schemaFaults(replace: String, element: String) async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         var body = Radial.sdkCardRequest(orderId: "schema-1")
         if replace.isEmpty {
             // PaymentContext removed: the request then starts with ExpirationDate.
@@ -310,7 +310,7 @@ struct RadialCreditCardAuthTests {
 
     @Test("bad values are faults naming the element")
     func valueFaults() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let cases: [(String, String, String)] = [
             ("<City>King of Prussia</City>", "<City></City>", "CreditCardAuthRequest/BillingAddress/City"),
             ("<ExpirationDate>2039-01</ExpirationDate>", "<ExpirationDate>2039-13</ExpirationDate>", "CreditCardAuthRequest/ExpirationDate"),
@@ -346,7 +346,7 @@ struct RadialCreditCardAuthTests {
 
     @Test("hostile and non-XML bodies get a fault and leave the server answering")
     func hostileBodies() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let bomb = """
             <?xml version="1.0"?>
             <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>
@@ -374,7 +374,7 @@ struct RadialCreditCardAuthTests {
 
     @Test("a body over server.maxBodyBytes is a 413 Fault")
     func oversizedBody() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         // In-process: over a socket the server may close before the client has sent it all.
         try await gateway.application.test(.router) { client in
             let huge = try await client.radial(Radial.authPath(), String(repeating: "<a>x</a>", count: 20_000))
@@ -388,7 +388,7 @@ struct RadialCreditCardAuthTests {
 struct RadialMutationTests {
     @Test("mutated requests are answered with a reply or a 4xx Fault, never a 5xx, and the server keeps answering")
     func mutations() async throws {
-        let gateway = try TestGateway(radialDecrypt: true)
+        let gateway = try await TestGateway(radialDecrypt: true)
         let parts = try Radial.WalletParts(token: TestGateway.mintToken(amountMinorUnits: 5656))
         let seeds = [
             Array(Radial.sdkCardRequest(orderId: "mut").utf8), Array(Radial.seedWalletRequest(parts, orderId: "mut-w").utf8),
@@ -424,7 +424,7 @@ struct RadialMutationTests {
 struct RadialUnsupportedTests {
     @Test("the SDK's client-encrypted request, an RSA_v1 token and the card-present sequence are faults naming the element")
     func unsupported() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         // Shaped like the SDK's fixture EncryptedCardData/CreditCardAuthRequest.xml.
         let encrypted = Radial.sdkCardRequest(orderId: "enc-1")
             .replacingOccurrences(

@@ -10,7 +10,7 @@ import Testing
 struct RadialDecryptTests {
     @Test("a merchant granted Decrypt gets the payment data; the call is logged without it and counted")
     func decrypts() async throws {
-        let gateway = try TestGateway(radialDecrypt: true)
+        let gateway = try await TestGateway(radialDecrypt: true)
         let logs = LogCollector()
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         let parts = try Radial.WalletParts(token: token)
@@ -54,7 +54,7 @@ struct RadialDecryptTests {
 
     @Test("Decrypt is off by default: 403, and the body is not even read")
     func offByDefault() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let parts = try Radial.WalletParts(token: TestGateway.mintToken(amountMinorUnits: 5656))
         try await gateway.application.test(.live) { client in
             let reply = try await client.radial(Radial.decryptPath(), Radial.decryptRequest(parts))
@@ -68,7 +68,7 @@ struct RadialDecryptTests {
 
     @Test("a tampered token or a wrong document is a fault naming the element")
     func faults() async throws {
-        let gateway = try TestGateway(radialDecrypt: true)
+        let gateway = try await TestGateway(radialDecrypt: true)
         var parts = try Radial.WalletParts(token: TestGateway.mintToken(amountMinorUnits: 5656))
         parts.publicKeyHash = Data(repeating: 1, count: 32).base64EncodedString()
         let tampered = parts

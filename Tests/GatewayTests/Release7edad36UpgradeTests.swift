@@ -32,7 +32,7 @@ struct Release7edad36UpgradeTests {
         return all[kind == .sqlite ? "sqlite" : "postgres"] ?? []
     }
 
-    static func releaseStore(_ kind: StoreKind) throws -> String { try ReleaseStores.copy("7edad36", kind) }
+    static func releaseStore(_ kind: StoreKind) async throws -> String { try await ReleaseStores.copy("7edad36", kind) }
 
     static func json(_ text: String) -> NSDictionary? {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? NSDictionary
@@ -42,7 +42,7 @@ struct Release7edad36UpgradeTests {
     func upgradeInPlace(kind: StoreKind) async throws {
         let exchanges = try Self.exchanges(kind)
         #expect(exchanges.count == 7)
-        let gateway = try TestGateway(storeURL: try Self.releaseStore(kind), requestFingerprintKey: Self.fingerprintKey)
+        let gateway = try await TestGateway(storeURL: try await Self.releaseStore(kind), requestFingerprintKey: Self.fingerprintKey)
         try await gateway.application.test(.router) { client in
             // Retrieve Order lists each transaction as that release's response said it.
             for orderId in ["r7-paid", "r7-auth", "r7-declined"] {

@@ -13,11 +13,11 @@ import Testing
 @Suite("Stores from an earlier release")
 struct ReleaseUpgradeTests {
     /// A copy of the release's store of this kind, as a store URL.
-    static func releaseStore(_ kind: StoreKind) throws -> String { try ReleaseStores.copy("a4939e6", kind) }
+    static func releaseStore(_ kind: StoreKind) async throws -> String { try await ReleaseStores.copy("a4939e6", kind) }
 
     @Test("a store written by release a4939e6 is upgraded in place and serves its orders", arguments: StoreKind.allCases)
     func upgradeInPlace(kind: StoreKind) async throws {
-        let gateway = try TestGateway(storeURL: try Self.releaseStore(kind))
+        let gateway = try await TestGateway(storeURL: try await Self.releaseStore(kind))
         let store = gateway.services.store
         // Inside the application, which runs the PostgreSQL pool as one of its services.
         try await gateway.application.test(.router) { client in
@@ -69,7 +69,7 @@ struct ReleaseUpgradeTests {
 
     @Test("the release's schema version is brought up to this gateway's", arguments: StoreKind.allCases)
     func schemaVersion(kind: StoreKind) async throws {
-        let url = try Self.releaseStore(kind)
+        let url = try await Self.releaseStore(kind)
         // The application migrates before it serves (a live server runs its whole lifecycle).
         try await TestGateway(storeURL: url).application.test(.live) { _ in }
         switch try StoreLocation(url: url) {
@@ -77,7 +77,7 @@ struct ReleaseUpgradeTests {
             let version = try SQLiteConnection(path: path).query("PRAGMA user_version").first?.first?.integer
             #expect(version == Int64(SQLiteMigrations.steps.count))
         case .postgres(let location):
-            let version = try PostgresTestServer.shared().psql("SELECT version FROM gateway_schema", database: location.database)
+            let version = try await PostgresTestServer.shared().psql("SELECT version FROM gateway_schema", database: location.database)
             #expect(version == String(PostgresMigrations.steps.count))
         }
     }

@@ -13,7 +13,7 @@ import Testing
 struct ReleaseUpgradeUpdateAuthorizationTests {
     @Test("the release's partially captured authorization takes an update; the store reads it back", arguments: StoreKind.allCases)
     func updateReleaseAuthorization(kind: StoreKind) async throws {
-        let gateway = try TestGateway(storeURL: try ReleaseUpgradeTests.releaseStore(kind))
+        let gateway = try await TestGateway(storeURL: try await ReleaseUpgradeTests.releaseStore(kind))
         let store = gateway.services.store
         try await gateway.application.test(.router) { client in
             let body = { (amount: String) in

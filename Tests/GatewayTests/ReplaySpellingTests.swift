@@ -43,7 +43,7 @@ struct ReplaySpellingTests {
         [MintRequest.Version.ecV1, .rsaV1]
     )
     func respelledCopiesAreReplays(store: StoreKind, version: MintRequest.Version) async throws {
-        let gateway = try TestGateway(store: store)
+        let gateway = try await TestGateway(store: store)
         let id = Self.transactionIdWithLetters()
         let token = try TestGateway.mintToken(amountMinorUnits: 5656, version: version) { $0.transactionId = id }
         let reencrypted = try TestGateway.mintToken(amountMinorUnits: 5656, version: version) { $0.transactionId = id }
@@ -78,7 +78,7 @@ struct ReplaySpellingTests {
 
     @Test("a token first accepted in upper case makes its lower-case spelling a replay", arguments: StoreKind.allCases)
     func upperCaseFirst(store: StoreKind) async throws {
-        let gateway = try TestGateway(store: store)
+        let gateway = try await TestGateway(store: store)
         let token = try TestGateway.mintToken(amountMinorUnits: 5656) { $0.transactionId = Self.transactionIdWithLetters() }
         try await gateway.application.test(.live) { client in
             let upper = try Self.respelled(token) { $0.uppercased() }
@@ -116,17 +116,17 @@ struct ReplayRecordMigrationTests {
 
     @Test("PostgreSQL: upper-case replay records of schema 2 are keyed in lower case after the upgrade")
     func postgresUpgrade() async throws {
-        let server = try PostgresTestServer.shared()
-        let url = try server.createDatabase()
+        let server = try await PostgresTestServer.shared()
+        let url = try await server.createDatabase()
         guard case .postgres(let location) = try StoreLocation(url: url) else {
             Issue.record("not postgres")
             return
         }
-        let first = PostgresTransactionStore(location: location, timeout: .seconds(20))
+        let first = PostgresTransactionStore(location: location, timeout: .seconds(60))
         try await first.prepare()
         await first.close()
         // Today's schema with the records an older release wrote, and its version set back to 2.
-        _ = try server.psql(
+        _ = try await server.psql(
             """
             INSERT INTO apple_pay_transactions VALUES ('ABCDEF01', 'M', 'o-1', '1', 1700000000000),
                 ('abcdef01', 'M', 'o-2', '1', 1700000000001), ('FEDCBA98', 'M', 'o-3', '1', 1700000000002);
@@ -134,12 +134,12 @@ struct ReplayRecordMigrationTests {
             """,
             database: location.database
         )
-        let store = PostgresTransactionStore(location: location, timeout: .seconds(20))
+        let store = PostgresTransactionStore(location: location, timeout: .seconds(60))
         try await store.prepare()
         #expect(try await store.isUsed("abcdef01"))
         #expect(try await store.isUsed("fedcba98"))
         await store.close()
-        let ids = try server.psql("SELECT apple_pay_transaction_id FROM apple_pay_transactions ORDER BY 1", database: location.database)
+        let ids = try await server.psql("SELECT apple_pay_transaction_id FROM apple_pay_transactions ORDER BY 1", database: location.database)
         #expect(ids == "abcdef01\nfedcba98")
     }
 }

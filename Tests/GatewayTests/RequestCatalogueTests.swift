@@ -142,7 +142,7 @@ struct RequestCatalogueTests {
     @Test("every catalogued field with a wrong format gets its own field-named error")
     func wrongFormatTable() async throws {
         #expect(Self.wrongFormats.count >= 380)
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.router) { client in
             for (index, wrong) in Self.wrongFormats.enumerated() {
                 let exchange = try await client.put(
@@ -174,7 +174,7 @@ struct RequestCatalogueTests {
 
     @Test("names the reference does not list for the operation and version stay Unexpected parameter")
     func unknownNamesRejected() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.router) { client in
             for (index, entry) in Self.unknownNames.enumerated() {
                 let exchange = try await client.put(

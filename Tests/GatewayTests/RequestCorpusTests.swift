@@ -50,7 +50,7 @@ struct RequestCorpusTests {
 
     @Test("every request is accepted and echoed; retrievals show the same", arguments: flows)
     func replay(_ flow: Flow) async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let orderId = flow.requests.first?["order"]?["id"]?.stringValue ?? "corpus-\(flow.name.prefix(30))"
         try await gateway.application.test(.router) { client in
             var lastResponse = JSONValue.null

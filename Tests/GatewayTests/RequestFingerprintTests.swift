@@ -37,7 +37,7 @@ struct RequestFingerprintTests {
 
     @Test("on the SQLite file: no unkeyed hash of the request, with or without its security code; the code nowhere")
     func storedFingerprintIsKeyed() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let body = TestGateway.cardBody(operation: "AUTHORIZE", amount: "10.00", securityCode: Self.securityCode)
         try await gateway.application.test(.live) { client in
             let first = try await client.put(TestGateway.path(order: "fp-1", transaction: "1"), body)
@@ -74,31 +74,31 @@ struct RequestFingerprintTests {
     )
     func legacyFingerprintsAreSealed(kind: StoreKind) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fp-\(UUID().uuidString)")
-        let storeURL = try kind.newStoreURL(in: directory)
-        let first = try TestGateway(directory: directory, storeURL: storeURL)
+        let storeURL = try await kind.newStoreURL(in: directory)
+        let first = try await TestGateway(directory: directory, storeURL: storeURL)
         let body = TestGateway.cardBody(operation: "AUTHORIZE", amount: "10.00", securityCode: Self.securityCode)
         let unkeyed = Array(SHA256.hash(data: try JSONValue(parsing: Array(body)).serialized()))
         let answer = try await first.application.test(.live) { client in
             let answer = try await client.put(TestGateway.path(order: "legacy-1", transaction: "1"), body).body
             // As an earlier release stored it: SHA-256 of the whole canonical request.
-            try Self.setFingerprint(unkeyed, kind: kind, gateway: first)
+            try await Self.setFingerprint(unkeyed, kind: kind, gateway: first)
             return answer
         }
         await first.services.store.close()
 
-        let reopened = try TestGateway(directory: directory, storeURL: storeURL)
+        let reopened = try await TestGateway(directory: directory, storeURL: storeURL)
         try await reopened.application.test(.live) { client in
             let retry = try await client.put(TestGateway.path(order: "legacy-1", transaction: "1"), body)
             #expect(retry.status == .created)
             #expect(retry.body == answer)
-            let sealed = try Self.fingerprint(kind: kind, gateway: reopened)
+            let sealed = try await Self.fingerprint(kind: kind, gateway: reopened)
             #expect(sealed.count == 33)
             #expect(sealed.first == 2)
             #expect(!sealed.contains(subsequence: unkeyed))
         }
     }
 
-    static func setFingerprint(_ value: [UInt8], kind: StoreKind, gateway: TestGateway) throws {
+    static func setFingerprint(_ value: [UInt8], kind: StoreKind, gateway: TestGateway) async throws {
         switch try gateway.services.configuration.storeLocation {
         case .sqlite(let path):
             try SQLiteConnection(path: path).query(
@@ -106,19 +106,19 @@ struct RequestFingerprintTests {
                 [.blob(value)]
             )
         case .postgres(let location):
-            _ = try PostgresTestServer.shared().psql(
+            _ = try await PostgresTestServer.shared().psql(
                 "UPDATE transactions SET request_hash = decode('\(Hex.encode(value))', 'hex') WHERE order_id = 'legacy-1'",
                 database: location.database
             )
         }
     }
 
-    static func fingerprint(kind: StoreKind, gateway: TestGateway) throws -> [UInt8] {
+    static func fingerprint(kind: StoreKind, gateway: TestGateway) async throws -> [UInt8] {
         switch try gateway.services.configuration.storeLocation {
         case .sqlite(let path):
             return try storedFingerprint(path, order: "legacy-1")
         case .postgres(let location):
-            let hex = try PostgresTestServer.shared().psql(
+            let hex = try await PostgresTestServer.shared().psql(
                 "SELECT encode(request_hash, 'hex') FROM transactions WHERE order_id = 'legacy-1'",
                 database: location.database
             )
@@ -127,8 +127,8 @@ struct RequestFingerprintTests {
     }
 
     @Test("the fingerprint key is generated once beside the SQLite file, owner-only, and kept")
-    func keyFileBesideStore() throws {
-        let gateway = try TestGateway()
+    func keyFileBesideStore() async throws {
+        let gateway = try await TestGateway()
         let file = URL(fileURLWithPath: try Self.sqlitePath(gateway)).deletingLastPathComponent()
             .appendingPathComponent("request-fingerprint.key")
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
@@ -139,7 +139,7 @@ struct RequestFingerprintTests {
 
     @Test("the SQLite database and its -wal and -shm files are owner-only")
     func databaseFilesOwnerOnly() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let body = TestGateway.cardBody(operation: "AUTHORIZE", amount: "10.00")
             #expect(try await client.put(TestGateway.path(order: "mode-1", transaction: "1"), body).status == .created)

@@ -9,8 +9,8 @@ import Testing
 struct RequestValidationTests {
     let gateway: TestGateway
 
-    init() throws {
-        gateway = try TestGateway()
+    init() async throws {
+        gateway = try await TestGateway()
     }
 
     @Test("credentials: missing, wrong, and another merchant's path")

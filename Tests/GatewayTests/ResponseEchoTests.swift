@@ -9,8 +9,8 @@ import Testing
 struct ResponseEchoTests {
     let gateway: TestGateway
 
-    init() throws {
-        gateway = try TestGateway()
+    init() async throws {
+        gateway = try await TestGateway()
     }
 
     static var payer: [String: Any] {

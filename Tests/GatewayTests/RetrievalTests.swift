@@ -11,8 +11,8 @@ import Testing
 struct RetrievalTests {
     let gateway: TestGateway
 
-    init() throws {
-        gateway = try TestGateway()
+    init() async throws {
+        gateway = try await TestGateway()
     }
 
     @Test(
@@ -20,7 +20,7 @@ struct RetrievalTests {
         arguments: StoreKind.allCases
     )
     func retrieve(store: StoreKind) async throws {
-        let gateway = try TestGateway(store: store)
+        let gateway = try await TestGateway(store: store)
         try await gateway.application.test(.router) { client in
             let declined = try await client.put(
                 TestGateway.path(order: "get-1", transaction: "a"),

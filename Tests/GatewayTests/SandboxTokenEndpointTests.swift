@@ -14,8 +14,8 @@ struct SandboxTokenEndpointTests {
     static let mintPath = "/sandbox/merchant/TESTMERCHANT/applepay/token"
     let gateway: TestGateway
 
-    init() throws {
-        gateway = try TestGateway()
+    init() async throws {
+        gateway = try await TestGateway()
     }
 
     @Test("mint, then AUTHORIZE: approved at 56.56 and declined at 57.57, for both token versions", arguments: ["EC_v1", "RSA_v1"])

@@ -13,7 +13,7 @@ import Testing
 struct SessionFlowTests {
     @Test("create, update with the session credential, retrieve masked, pay, order, session gone", arguments: StoreKind.allCases)
     func mobileFlow(store: StoreKind) async throws {
-        let gateway = try TestGateway(store: store)
+        let gateway = try await TestGateway(store: store)
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         try await gateway.application.test(.live) { client in
             let created = try await client.createSession()
@@ -72,7 +72,7 @@ struct SessionFlowTests {
 
     @Test("the sandbox puts a freshly minted token into a session; AUTHORIZE and VERIFY name sessions too")
     func sandboxTokenIntoSession() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let id = try await client.newSessionId()
             let minted = try await client.send(
@@ -110,7 +110,7 @@ struct SessionFlowTests {
 
     @Test("the session credential opens its own session and nothing else")
     func sessionCredentialConfinement() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let id = try await client.newSessionId()
             let other = try await client.newSessionId()
@@ -196,7 +196,7 @@ struct SessionFlowTests {
 
     @Test("the request wins over the session: amount, and a card that replaces the session's")
     func precedence() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let id = try await client.newSessionId()
             let update = TestGateway.json([
@@ -227,7 +227,7 @@ struct SessionFlowTests {
     )
     func refusals(store: StoreKind) async throws {
         let clock = TestClock()
-        let gateway = try TestGateway(store: store, clock: clock.now, sessionLifetime: 600)
+        let gateway = try await TestGateway(store: store, clock: clock.now, sessionLifetime: 600)
         try await gateway.application.test(.live) { client in
             let empty = try await client.newSessionId()
             let noUpdate = try await client.put(TestGateway.path(order: "no-update", transaction: "1"), SessionRequests.payment(empty))
@@ -294,7 +294,7 @@ struct SessionFlowTests {
         arguments: StoreKind.allCases
     )
     func tokenChecks(store: StoreKind) async throws {
-        let gateway = try TestGateway(store: store)
+        let gateway = try await TestGateway(store: store)
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         try await gateway.application.test(.live) { client in
             let first = try await client.newSessionId()

@@ -11,7 +11,7 @@ import Testing
 struct SessionSecrecyTests {
     @Test("the whole flow, errors included, leaves no session id or card data in logs or metrics")
     func nothingLogged() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let logs = LogCollector()
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         let tokenData = try SessionStorageTests.tokenData(token)

@@ -40,7 +40,7 @@ struct SessionStorageTests {
 
     @Test("the SQLite file holds neither the card number nor the token's data in clear")
     func sqliteFileHasNoCardData() async throws {
-        let gateway = try TestGateway(store: .sqlite)
+        let gateway = try await TestGateway(store: .sqlite)
         let token = try TestGateway.mintToken(amountMinorUnits: 100)
         let ids = try await gateway.application.test(.router) { client in
             try await Self.fillSessions(client, token: token)
@@ -65,7 +65,7 @@ struct SessionStorageTests {
 
     @Test("a PostgreSQL dump holds neither the card number nor the token's data in clear")
     func postgresDumpHasNoCardData() async throws {
-        let gateway = try TestGateway(store: .postgres)
+        let gateway = try await TestGateway(store: .postgres)
         let token = try TestGateway.mintToken(amountMinorUnits: 100)
         let ids = try await gateway.application.test(.router) { client in
             try await Self.fillSessions(client, token: token)
@@ -73,9 +73,9 @@ struct SessionStorageTests {
         guard case .postgres(let location) = try gateway.services.configuration.storeLocation else {
             throw SessionTestFailure(description: "not a PostgreSQL store")
         }
-        let dump = try PostgresTestServer.shared().dump(database: location.database)
+        let dump = try await PostgresTestServer.shared().dump(database: location.database)
         #expect(dump.contains("COPY public.sessions"))
-        let rows = try PostgresTestServer.shared().psql("SELECT count(*) FROM sessions", database: location.database)
+        let rows = try await PostgresTestServer.shared().psql("SELECT count(*) FROM sessions", database: location.database)
         #expect(rows == "2")
         #expect(!dump.contains(Self.pan))
         #expect(!dump.contains(String(try Self.tokenData(token).prefix(48))))
@@ -89,9 +89,9 @@ struct SessionStorageTests {
     @Test("two replicas on PostgreSQL share sessions: created on one, updated and paid on the other")
     func replicasShareSessions() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replicas-\(UUID().uuidString)")
-        let url = try StoreKind.postgres.newStoreURL()
-        let first = try TestGateway(directory: directory, storeURL: url)
-        let second = try TestGateway(directory: directory, storeURL: url)
+        let url = try await StoreKind.postgres.newStoreURL()
+        let first = try await TestGateway(directory: directory, storeURL: url)
+        let second = try await TestGateway(directory: directory, storeURL: url)
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         // Both replicas serve at once (each runs its PostgreSQL pool for as long as it serves).
         try await first.application.test(.live) { firstClient in
@@ -119,7 +119,7 @@ struct SessionStorageTests {
     @Test("a restarted sandbox gateway opens its sessions with the key it generated")
     func sandboxKeyIsKept() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("restart-\(UUID().uuidString)")
-        let first = try TestGateway(directory: directory)
+        let first = try await TestGateway(directory: directory)
         let id = try await first.application.test(.router) { client in
             let id = try await client.newSessionId()
             _ = try await client.put(SessionRequests.sessionPath(id), SessionRequests.cardUpdate())
@@ -128,7 +128,7 @@ struct SessionStorageTests {
         let keyFile = directory.appendingPathComponent("session-encryption.key")
         let attributes = try FileManager.default.attributesOfItem(atPath: keyFile.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let restarted = try TestGateway(directory: directory, storeURL: first.services.configuration.storeURL)
+        let restarted = try await TestGateway(directory: directory, storeURL: first.services.configuration.storeURL)
         try await restarted.application.test(.router) { client in
             let retrieved = try await client.send(SessionRequests.sessionPath(id), method: .get)
             #expect(retrieved.string("sourceOfFunds.provided.card.number") == "512345xxxxxx0008")
@@ -168,7 +168,7 @@ struct SessionStorageTests {
         let settings = try SessionSettings(lifetimeSeconds: 900, encryptionKey: String(repeating: "ab", count: 32))
         #expect(settings.lifetime == 900)
         #expect(settings.encryptionKey == Array(repeating: 0xab, count: 32))
-        let production = try TestGateway(mode: .production)
+        let production = try await TestGateway(mode: .production)
         try await production.application.test(.router) { client in
             let created = try await client.createSession()
             #expect(created.status == .notFound)

@@ -12,7 +12,7 @@ import Testing
 struct SessionUseTests {
     @Test("four concurrent PAYs on one card session, on four orders: exactly one succeeds", arguments: StoreKind.allCases)
     func concurrentPaysOnOneSession(store: StoreKind) async throws {
-        let gateway = try TestGateway(store: store)
+        let gateway = try await TestGateway(store: store)
         try await gateway.application.test(.live) { client in
             let sessionId = try await client.newSessionId()
             let update = try await client.put(SessionRequests.sessionPath(sessionId), SessionRequests.cardUpdate())
@@ -36,7 +36,7 @@ struct SessionUseTests {
 
     @Test("the session credential may not set order.amount (or other merchant fields); the merchant's may")
     func payerCannotSetAmount() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let sessionId = try await client.newSessionId()
             for body in [["order": ["amount": "0.01", "currency": "USD"]], ["order": ["currency": "USD"]]] {

@@ -9,8 +9,8 @@ import Testing
 struct SimulatorTests {
     let gateway: TestGateway
 
-    init() throws {
-        gateway = try TestGateway()
+    init() async throws {
+        gateway = try await TestGateway()
     }
 
     static let outcomes: [(String, String, String, String?)] = [

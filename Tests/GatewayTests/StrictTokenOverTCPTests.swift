@@ -28,7 +28,7 @@ struct StrictTokenOverTCPTests {
 
     @Test("swapped certificates and a duplicated leaf: 400, no order", arguments: ["swapped", "duplicated"])
     func refused(alteration: String) async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let token = try TestGateway.mintToken(amountMinorUnits: 5656)
         let bad = try Self.altered(token) { leaf, intermediate in
             (leaf + intermediate, alteration == "swapped" ? intermediate + leaf : leaf + leaf + intermediate)

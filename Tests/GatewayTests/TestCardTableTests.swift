@@ -52,7 +52,7 @@ struct TestCardTableTests {
 
     @Test("through the API: an old suite's declined card and an expiry of 01/28")
     func throughTheAPI() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         let body = TestGateway.json([
             "apiOperation": "PAY", "order": ["amount": "1.00", "currency": "USD"],
             "sourceOfFunds": ["type": "CARD", "provided": ["card": ["number": "5019994000124034", "expiry": ["month": "05", "year": "24"]]]],

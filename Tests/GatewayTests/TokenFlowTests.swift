@@ -13,7 +13,7 @@ import Testing
 struct TokenFlowTests {
     @Test("create from a card, retrieve masked, pay with it, update, delete, then pay again refused", arguments: StoreKind.allCases)
     func lifecycle(store: StoreKind) async throws {
-        let gateway = try TestGateway(store: store)
+        let gateway = try await TestGateway(store: store)
         try await gateway.application.test(.live) { client in
             let created = try await client.send(
                 TokenRequests.tokensPath(),
@@ -81,7 +81,7 @@ struct TokenFlowTests {
 
     @Test("AUTHORIZE and VERIFY pay with a token; request fields, then a session's, win over the token's")
     func operationsAndPrecedence() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let token = try await client.newToken()
             let authorized = try await client.put(
@@ -131,7 +131,7 @@ struct TokenFlowTests {
         "a token beside Apple Pay data (decrypted cryptogram, Apple Pay token, or a session's) is refused, naming the device payment; nothing is recorded"
     )
     func tokenWithApplePay() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let token = try await client.newToken()
             let applePay = try TestGateway.mintToken(amountMinorUnits: 5656)
@@ -184,7 +184,7 @@ struct TokenFlowTests {
 
     @Test("a token names its own merchant's card only")
     func anotherMerchant() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let token = try await client.newToken()
             let other = TestGateway.authorization(TestGateway.otherMerchantId, TestGateway.otherPassword)
@@ -213,7 +213,7 @@ struct TokenFlowTests {
 
     @Test("a session's card is tokenized; a session's Apple Pay payment is refused, naming the device payment")
     func fromSession() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let cardSession = try await client.newSessionId()
             let filled = try await client.put(SessionRequests.sessionPath(cardSession), SessionRequests.cardUpdate(number: "4508750015741019"))
@@ -258,7 +258,7 @@ struct TokenFlowTests {
 
     @Test("ACQUIRER verification runs a VERIFY through the simulator; a card it does not approve is not stored")
     func acquirerVerification() async throws {
-        let gateway = try TestGateway(tokens: TokenRepository(id: "REPO-1", verificationStrategy: .acquirer))
+        let gateway = try await TestGateway(tokens: TokenRepository(id: "REPO-1", verificationStrategy: .acquirer))
         try await gateway.application.test(.live) { client in
             let currency: [String: Any] = ["transaction": ["currency": "USD"]]
             let approved = try await client.send(TokenRequests.tokensPath(), method: .post, body: TokenRequests.card(extra: currency))
@@ -303,7 +303,7 @@ struct TokenFlowTests {
 
     @Test("a 6.4-preserving repository keeps the card's digits and refuses another card on update")
     func preservingRepository() async throws {
-        let gateway = try TestGateway(tokens: TokenRepository(id: TestGateway.merchantId, format: .preserveSixFour))
+        let gateway = try await TestGateway(tokens: TokenRepository(id: TestGateway.merchantId, format: .preserveSixFour))
         try await gateway.application.test(.live) { client in
             let token = try await client.newToken()
             #expect(token.hasPrefix("512345") && token.hasSuffix("0008") && token.count == 16 && !Luhn.isValid(token))
@@ -318,7 +318,7 @@ struct TokenFlowTests {
 
     @Test("bad token requests are precise errors that change nothing")
     func refusals() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.live) { client in
             let luhn = try await client.send(TokenRequests.tokensPath(), method: .post, body: TokenRequests.card(number: "5123450000000009"))
             #expect(luhn.status == .badRequest)

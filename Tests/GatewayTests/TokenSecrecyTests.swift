@@ -26,7 +26,7 @@ struct TokenSecrecyTests {
 
     @Test("the SQLite file holds the token but not its card number; the log holds neither")
     func sqliteAndLogs() async throws {
-        let gateway = try TestGateway(store: .sqlite)
+        let gateway = try await TestGateway(store: .sqlite)
         let logs = LogCollector()
         let token = try await gateway.application(logger: logs.logger).test(.live) { client in
             try await Self.useToken(client)
@@ -46,12 +46,12 @@ struct TokenSecrecyTests {
 
     @Test("a PostgreSQL dump holds the token but not its card number")
     func postgresDump() async throws {
-        let gateway = try TestGateway(store: .postgres)
+        let gateway = try await TestGateway(store: .postgres)
         let token = try await gateway.application.test(.live) { client in try await Self.useToken(client) }
         guard case .postgres(let location) = try gateway.services.configuration.storeLocation else {
             throw SessionTestFailure(description: "not a PostgreSQL store")
         }
-        let dump = try PostgresTestServer.shared().dump(database: location.database)
+        let dump = try await PostgresTestServer.shared().dump(database: location.database)
         #expect(dump.contains("COPY public.tokens"))
         #expect(dump.contains(token))
         #expect(!dump.contains(Self.pan))
@@ -59,7 +59,7 @@ struct TokenSecrecyTests {
 
     @Test("production without sessions.encryptionKey has no tokens, says which key to configure, and offers no tokenization")
     func productionWithoutKey() async throws {
-        let production = try TestGateway(mode: .production)
+        let production = try await TestGateway(mode: .production)
         try await production.application.test(.router) { client in
             let created = try await client.send(TokenRequests.tokensPath(), method: .post, body: TokenRequests.card())
             #expect(created.status == .notFound)

@@ -33,7 +33,7 @@ struct TypedRecordTests {
 
     @Test("Retrieve Order renders each transaction exactly as its response was returned", arguments: StoreKind.allCases)
     func retrievalMatchesResponses(kind: StoreKind) async throws {
-        let gateway = try TestGateway(store: kind)
+        let gateway = try await TestGateway(store: kind)
         try await gateway.application.test(.router) { client in
             let answers = try await Self.authorizeAndCapture(client, order: "typed")
             // The capture repeats the order's card and description from the typed record.
@@ -56,7 +56,7 @@ struct TypedRecordTests {
 
     @Test("follow-ons and Retrieve Order never read a stored response; a retry gets its bytes")
     func storedBytesAreOnlyForRetries() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway()
         try await gateway.application.test(.router) { client in
             let answers = try await Self.authorizeAndCapture(client, order: "bytes")
             guard case .sqlite(let path) = try StoreLocation(url: gateway.services.configuration.storeURL) else {

@@ -10,8 +10,8 @@ import Testing
 struct UpdateAuthorizationTests {
     let gateway: TestGateway
 
-    init() throws {
-        gateway = try TestGateway()
+    init() async throws {
+        gateway = try await TestGateway()
     }
 
     static func update(_ transaction: [String: Any], extra: [String: Any] = [:]) -> Data {

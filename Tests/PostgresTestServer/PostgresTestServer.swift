@@ -23,9 +23,17 @@ public final class PostgresTestServer: Sendable {
     }
 
     /// One server for the whole test run (stopped when the process exits); tests take their own
-    /// database on it with ``createDatabase()``.
-    public static func shared() throws -> PostgresTestServer {
-        try sharedServer.get()
+    /// database on it with ``createDatabase()``. The first call runs initdb and pg_ctl for
+    /// seconds, and the calls made meanwhile wait for it: on a thread of their own, not on one of
+    /// the cooperative pool's two, where they stalled every other test in the process.
+    public static func shared() async throws -> PostgresTestServer {
+        try await onAThreadOfItsOwn { try sharedServer.get() }
+    }
+
+    /// A new server, initialized and started on a thread of its own (``init()`` blocks its caller's
+    /// thread for seconds).
+    public static func started() async throws -> PostgresTestServer {
+        try await onAThreadOfItsOwn { try PostgresTestServer() }
     }
 
     private static let sharedServer: Result<PostgresTestServer, any Error> = Result {
@@ -72,20 +80,27 @@ public final class PostgresTestServer: Sendable {
     }
 
     /// A new, empty database; returns its URL.
-    public func createDatabase() throws -> String {
-        url(database: try createNamedDatabase())
+    public func createDatabase() async throws -> String {
+        url(database: try await createNamedDatabase())
     }
 
     /// A new, empty database; returns its name (for ``psql(_:database:)`` and ``url(database:)``).
-    public func createNamedDatabase() throws -> String {
+    /// psql runs on a thread of its own.
+    public func createNamedDatabase() async throws -> String {
         let name = "test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
-        try psql("CREATE DATABASE \(name)", database: "postgres")
+        try await onAThreadOfItsOwn { try self.psqlNow("CREATE DATABASE \(name)", database: "postgres") }
         return name
     }
 
-    /// Runs SQL with psql, returning its unaligned output.
+    /// Runs SQL with psql, returning its unaligned output. psql runs on a thread of its own.
     @discardableResult
-    public func psql(_ sql: String, database: String) throws -> String {
+    public func psql(_ sql: String, database: String) async throws -> String {
+        try await onAThreadOfItsOwn { try self.psqlNow(sql, database: database) }
+    }
+
+    /// ``psql(_:database:)`` on the caller's thread, for the server's own blocking helpers.
+    @discardableResult
+    func psqlNow(_ sql: String, database: String) throws -> String {
         try Self.run(
             binaries.appendingPathComponent("psql"),
             ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-d", database, "-v", "ON_ERROR_STOP=1", "-Atqc", sql],
@@ -93,8 +108,12 @@ public final class PostgresTestServer: Sendable {
         )
     }
 
-    /// The database as `pg_dump` writes it (plain SQL, every row).
-    public func dump(database: String) throws -> String {
+    /// The database as `pg_dump` writes it (plain SQL, every row), from a thread of its own.
+    public func dump(database: String) async throws -> String {
+        try await onAThreadOfItsOwn { try self.dumpNow(database: database) }
+    }
+
+    private func dumpNow(database: String) throws -> String {
         try Self.run(
             binaries.appendingPathComponent("pg_dump"),
             ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-d", database],
@@ -102,8 +121,12 @@ public final class PostgresTestServer: Sendable {
         )
     }
 
-    /// Runs an SQL file (a `pg_dump` of an earlier release, say) with psql.
-    public func restore(file: String, database: String) throws {
+    /// Runs an SQL file (a `pg_dump` of an earlier release, say) with psql, from a thread of its own.
+    public func restore(file: String, database: String) async throws {
+        try await onAThreadOfItsOwn { try self.restoreNow(file: file, database: database) }
+    }
+
+    private func restoreNow(file: String, database: String) throws {
         try Self.run(
             binaries.appendingPathComponent("psql"),
             ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-d", database, "-v", "ON_ERROR_STOP=1", "-q", "-f", file],
@@ -175,7 +198,7 @@ public final class PostgresTestServer: Sendable {
     /// them: those connections answer nothing, while new ones are served as usual. Returns the
     /// backends, for ``thaw(backends:)``.
     public func freezeGatewayBackends(database: String) throws -> [Int32] {
-        let listed = try psql(
+        let listed = try psqlNow(
             "SELECT pid FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'applepay-gateway'",
             database: "postgres"
         )

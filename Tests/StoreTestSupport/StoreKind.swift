@@ -13,12 +13,12 @@ package enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConverti
 
     /// A fresh, empty place for a store of this kind: a temporary SQLite file, or a new database
     /// on the test run's PostgreSQL server.
-    package func newStoreURL(in directory: URL? = nil) throws -> String {
+    package func newStoreURL(in directory: URL? = nil) async throws -> String {
         switch self {
         case .sqlite:
             return "sqlite://\(Self.newSQLitePath(in: directory))"
         case .postgres:
-            return try PostgresTestServer.shared().createDatabase()
+            return try await PostgresTestServer.shared().createDatabase()
         }
     }
 
@@ -35,9 +35,9 @@ package struct StoreFixture {
     package let kind: StoreKind
     package let url: String
 
-    package init(_ kind: StoreKind) throws {
+    package init(_ kind: StoreKind) async throws {
         self.kind = kind
-        self.url = try kind.newStoreURL()
+        self.url = try await kind.newStoreURL()
     }
 
     /// Where a `postgres://` store URL points.

@@ -38,10 +38,10 @@ struct Processors: Sendable {
     }
 
     static func postgres() async throws -> Processors {
-        guard case .postgres(let location) = try StoreLocation(url: try PostgresTestServer.shared().createDatabase()) else {
+        guard case .postgres(let location) = try StoreLocation(url: try await PostgresTestServer.shared().createDatabase()) else {
             throw PostgresTestServer.Failure(description: "not a PostgreSQL URL")
         }
-        let store = PostgresTransactionStore(location: location, timeout: .seconds(20))
+        let store = PostgresTransactionStore(location: location, timeout: .seconds(60))
         try await store.prepare()
         return Processors(store: store)
     }

@@ -11,7 +11,7 @@ enum ReleaseStores {
 
     /// A copy of the release's store of this kind, as a store URL: its SQLite file in a new
     /// directory, or its PostgreSQL dump restored into a new database.
-    static func copy(_ release: String, _ kind: StoreKind) throws -> String {
+    static func copy(_ release: String, _ kind: StoreKind) async throws -> String {
         let fixtures = fixtures(release)
         switch kind {
         case .sqlite:
@@ -21,9 +21,9 @@ enum ReleaseStores {
             try FileManager.default.copyItem(at: fixtures.appendingPathComponent("gateway.sqlite"), to: path)
             return "sqlite://\(path.path)"
         case .postgres:
-            let server = try PostgresTestServer.shared()
-            let database = try server.createNamedDatabase()
-            try server.restore(file: fixtures.appendingPathComponent("postgres.sql").path, database: database)
+            let server = try await PostgresTestServer.shared()
+            let database = try await server.createNamedDatabase()
+            try await server.restore(file: fixtures.appendingPathComponent("postgres.sql").path, database: database)
             return server.url(database: database)
         }
     }

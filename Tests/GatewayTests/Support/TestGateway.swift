@@ -1,5 +1,6 @@
 import ApplePaySandbox
 import ApplePayToken
+import BlockingWork
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -42,17 +43,23 @@ struct TestGateway: Sendable {
         radialDecrypt: Bool = false,
         requestFingerprintKey: [UInt8]? = nil,
         tokens: TokenRepository? = nil
-    ) throws {
+    ) async throws {
         let directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // The gateway loads the authority from its directory, as `gateway serve` does.
         let authorityDirectory = directory.appendingPathComponent("sandbox-authority")
-        try Self.authority.write(to: authorityDirectory)
+        // Made once, on a thread of its own: its RSA keys take seconds.
+        let authority = try await onAThreadOfItsOwn { Self.authority }
+        try authority.write(to: authorityDirectory)
         self.directory = directory
         var configuration = GatewayConfiguration()
         configuration.mode = mode
-        configuration.storeURL = try storeURL ?? store.newStoreURL(in: directory)
+        if let storeURL {
+            configuration.storeURL = storeURL
+        } else {
+            configuration.storeURL = try await store.newStoreURL(in: directory)
+        }
         configuration.signingTimeWindow = signingTimeWindow
         // Generous for a loaded 2-core machine running the whole suite (PostgreSQL included),
         // where the test process's cooperative threads have been held for over 20 s; the outage
