@@ -56,32 +56,36 @@ nonisolated(nonsending) func measure(seconds: Double, _ body: () async throws ->
 }
 
 // BENCH_ONLY=ec or rsa narrows the run to one case's warm rate (for profiling, and for
-// scripts/bench-http's baseline measured right beside its AUTHORIZE run).
+// scripts/bench-http's baseline measured right beside its AUTHORIZE run); cold gives only the cold
+// rates and the primitives (scripts/bench-token measures the warm ones in its rounds); stages
+// times each stage of a warm EC_v1 token.
 let only = ProcessInfo.processInfo.environment["BENCH_ONLY"]
+let ecCase = try loadCase("ec", vector: "gala-2021")
 if only == "stages" {
     let plaintext = try Data(contentsOf: conformance.appendingPathComponent("vectors/gala-2021/decrypted.json"))
-    let stages = try await Stages.measureAll(try loadCase("ec", vector: "gala-2021"), plaintext: Array(plaintext), seconds: secondsPerCase)
-    print(stages.joined(separator: " "))
+    print(try await Stages.measureAll(ecCase, plaintext: Array(plaintext), seconds: secondsPerCase).joined(separator: " "))
     exit(0)
 }
-let cases = [try loadCase("ec", vector: "gala-2021"), try loadCase("rsa", vector: "basistheory-rsa")]
-    .filter { only == nil || $0.label == only }
+let coldOnly = only == "cold"
+let cases = [ecCase, try loadCase("rsa", vector: "basistheory-rsa")]
+    .filter { only == nil || coldOnly || $0.label == only }
 var results: [String] = []
 for benchCase in cases {
     let signingTime = benchCase.signingTime
-    let warm = ApplePayTokenDecryptor(clock: { signingTime })
-    let warmRate = try await measure(seconds: secondsPerCase) {
-        _ = try await warm.decrypt(benchCase.token, using: benchCase.keyRing)
-    }
-    if only != nil {
+    if !coldOnly {
+        let warm = ApplePayTokenDecryptor(clock: { signingTime })
+        let warmRate = try await measure(seconds: secondsPerCase) {
+            _ = try await warm.decrypt(benchCase.token, using: benchCase.keyRing)
+        }
         results.append(String(format: "%@_warm_tps=%.1f", benchCase.label, warmRate))
-        continue
     }
-    let coldRate = try await measure(seconds: secondsPerCase) {
-        let cold = ApplePayTokenDecryptor(clock: { signingTime })
-        _ = try await cold.decrypt(benchCase.token, using: benchCase.keyRing)
+    if only == nil || coldOnly {
+        let coldRate = try await measure(seconds: secondsPerCase) {
+            let cold = ApplePayTokenDecryptor(clock: { signingTime })
+            _ = try await cold.decrypt(benchCase.token, using: benchCase.keyRing)
+        }
+        results.append(String(format: "%@_cold_tps=%.1f", benchCase.label, coldRate))
     }
-    results.append(String(format: "%@_warm_tps=%.1f %@_cold_tps=%.1f", benchCase.label, warmRate, benchCase.label, coldRate))
 }
-if only == nil { results += try await Primitives.measureAll(seconds: secondsPerCase / 2) }
+if only == nil || coldOnly { results += try await Primitives.measureAll(seconds: secondsPerCase / 2) }
 print(results.joined(separator: " "))

@@ -20,7 +20,7 @@ struct TokenSignatureVerifier {
         do {
             signedData = try CMSSignedData(berEncoded: token.signature)
         } catch {
-            throw ApplePayTokenError(.signatureInvalid, error.reason, field: "signature")
+            throw ApplePayTokenError(error)
         }
         let signer = signedData.signer
         guard signer.digestAlgorithm.elementsEqual(OID.sha256Contents) else {
@@ -52,7 +52,7 @@ struct TokenSignatureVerifier {
             do {
                 try signedData.requireDefiniteCertificates()
             } catch {
-                throw ApplePayTokenError(.signatureInvalid, error.reason, field: "signature")
+                throw ApplePayTokenError(error)
             }
             chain = try await evaluator.evaluate(signedData, at: signingTime)
             cache.store(chain, for: key)
