@@ -23,7 +23,7 @@ struct AuthenticationProcessorTests {
             guard case .postgres(let location) = try StoreLocation(url: try await PostgresTestServer.shared().createDatabase()) else {
                 throw PostgresTestServer.Failure(description: "not a PostgreSQL URL")
             }
-            let store = PostgresTransactionStore(location: location, timeout: .seconds(60))
+            let store = PostgresTransactionStore(location: location, timeout: PostgresTestServer.generousStoreTimeout)
             try await store.prepare()
             return store
         }

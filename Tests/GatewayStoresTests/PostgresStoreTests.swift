@@ -25,7 +25,7 @@ struct PostgresStoreTests {
                 group.addTask {
                     // What counts here is once, not how fast: with the suite starting, the first
                     // migration (on the server every test shares) once took longer than 20 s.
-                    let store = PostgresTransactionStore(location: location, maxConnections: 2, timeout: .seconds(60))
+                    let store = PostgresTransactionStore(location: location, maxConnections: 2, timeout: PostgresTestServer.generousStoreTimeout)
                     try await store.prepare()
                     #expect(try await store.order(merchantId: "M", orderId: "none") == nil)
                     await store.close()
@@ -100,9 +100,7 @@ struct PostgresStoreTests {
         let store = PostgresTransactionStore(
             location: try StoreFixture.postgresLocation(primary.url(database: database)),
             maxConnections: 1,
-            // Long: a full run's CPU-bound tests have held the cooperative pool the store's
-            // connection work runs on for over 20 s; this test asserts what a standby answers.
-            timeout: .seconds(60),
+            timeout: PostgresTestServer.generousStoreTimeout,
             logger: Self.quiet
         )
         defer { Task { await store.close() } }
@@ -133,7 +131,7 @@ struct PostgresStoreTests {
         let server = try await PostgresTestServer.shared()
         let location = try StoreFixture.postgresLocation(try await server.createDatabase())
         let database = location.database
-        let store = PostgresTransactionStore(location: location, maxConnections: 1, timeout: .seconds(60))
+        let store = PostgresTransactionStore(location: location, maxConnections: 1, timeout: PostgresTestServer.generousStoreTimeout)
         try await store.prepare()
         try await store.checkReachable()
 

@@ -48,7 +48,7 @@ struct PostgresRoundTripTests {
     func oneStatementPerRecord() async throws {
         let postgres = try await LoggingServer()
         defer { postgres.server.destroy() }
-        let store = PostgresTransactionStore(location: postgres.location, timeout: .seconds(60))
+        let store = PostgresTransactionStore(location: postgres.location, timeout: PostgresTestServer.generousStoreTimeout)
         try await store.prepare()
         // The first record also prunes old replay records (at most once a minute): not counted.
         #expect(try await store.record(SampleRecords.record(order: "warm-up")) == .recorded)

@@ -122,7 +122,7 @@ struct ReplayRecordMigrationTests {
             Issue.record("not postgres")
             return
         }
-        let first = PostgresTransactionStore(location: location, timeout: .seconds(60))
+        let first = PostgresTransactionStore(location: location, timeout: PostgresTestServer.generousStoreTimeout)
         try await first.prepare()
         await first.close()
         // Today's schema with the records an older release wrote, and its version set back to 2.
@@ -134,7 +134,7 @@ struct ReplayRecordMigrationTests {
             """,
             database: location.database
         )
-        let store = PostgresTransactionStore(location: location, timeout: .seconds(60))
+        let store = PostgresTransactionStore(location: location, timeout: PostgresTestServer.generousStoreTimeout)
         try await store.prepare()
         #expect(try await store.isUsed("abcdef01"))
         #expect(try await store.isUsed("fedcba98"))

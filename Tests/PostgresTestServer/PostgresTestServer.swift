@@ -13,6 +13,11 @@ import Glibc
 public final class PostgresTestServer: Sendable {
     public static let user = "gateway"
 
+    /// The store deadline of tests that assert what is stored, not how fast: a full parallel run
+    /// on two cores has held the test process's cooperative threads, which a store's connection
+    /// work runs on, for over 20 s. Outage tests set their own, short, deadlines.
+    public static let generousStoreTimeout: Duration = .seconds(60)
+
     public let port: Int
     public let directory: URL
     private let binaries: URL
@@ -85,10 +90,9 @@ public final class PostgresTestServer: Sendable {
     }
 
     /// A new, empty database; returns its name (for ``psql(_:database:)`` and ``url(database:)``).
-    /// psql runs on a thread of its own.
     public func createNamedDatabase() async throws -> String {
         let name = "test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
-        try await onAThreadOfItsOwn { try self.psqlNow("CREATE DATABASE \(name)", database: "postgres") }
+        try await psql("CREATE DATABASE \(name)", database: "postgres")
         return name
     }
 

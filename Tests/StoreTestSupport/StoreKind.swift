@@ -51,11 +51,11 @@ package struct StoreFixture {
             switch try StoreLocation(url: url) {
             case .sqlite(let path): try SQLiteTransactionStore(path: path, replayRetention: replayRetention)
             case .postgres(let location):
-                // The contract tests assert what is stored, not how fast: a full parallel run on two
-                // cores has held the test process's cooperative threads for over 20 s (servers
-                // starting, psql waits), and a store whose pool task had not started yet then
-                // timed out.
-                PostgresTransactionStore(location: location, timeout: .seconds(60), replayRetention: replayRetention)
+                PostgresTransactionStore(
+                    location: location,
+                    timeout: PostgresTestServer.generousStoreTimeout,
+                    replayRetention: replayRetention
+                )
             }
         try await store.prepare()
         return store

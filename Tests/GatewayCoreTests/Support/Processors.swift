@@ -41,7 +41,7 @@ struct Processors: Sendable {
         guard case .postgres(let location) = try StoreLocation(url: try await PostgresTestServer.shared().createDatabase()) else {
             throw PostgresTestServer.Failure(description: "not a PostgreSQL URL")
         }
-        let store = PostgresTransactionStore(location: location, timeout: .seconds(60))
+        let store = PostgresTransactionStore(location: location, timeout: PostgresTestServer.generousStoreTimeout)
         try await store.prepare()
         return Processors(store: store)
     }

@@ -7,6 +7,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import PostgresTestServer
 import StoreTestSupport
 import Testing
 import WireJSON
@@ -61,10 +62,9 @@ struct TestGateway: Sendable {
             configuration.storeURL = try await store.newStoreURL(in: directory)
         }
         configuration.signingTimeWindow = signingTimeWindow
-        // Generous for a loaded 2-core machine running the whole suite (PostgreSQL included),
-        // where the test process's cooperative threads have been held for over 20 s; the outage
-        // tests set their own, short, timeouts.
-        configuration.storeTimeout = .seconds(60)
+        // Generous for a loaded 2-core machine running the whole suite; the outage tests set their
+        // own, short, timeouts.
+        configuration.storeTimeout = PostgresTestServer.generousStoreTimeout
         configuration.sandboxAuthorityDirectory = authorityDirectory.path
         configuration.merchants = [
             .init(
@@ -85,9 +85,6 @@ struct TestGateway: Sendable {
         ]
         configuration.sessions.lifetime = sessionLifetime
         if let requestFingerprintKey { configuration.requestFingerprintKey = requestFingerprintKey }
-        // As StoreFixture: on a loaded machine (the whole suite in parallel) PostgreSQL's first
-        // connections and migration can take longer than production's 5 seconds.
-        if case .postgres = try StoreLocation(url: configuration.storeURL) { configuration.storeTimeout = .seconds(60) }
         services = try GatewayDependencies(configuration: configuration, clock: clock)
     }
 
