@@ -45,6 +45,7 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
     )
     environment.outbox = services.outbox
     environment.notificationDoorbell = services.notificationDoorbell
+    environment.justRecorded = services.justRecorded
     let sessions = SessionService(
         store: services.sessionStore,
         cipher: services.sessionCipher,
@@ -160,6 +161,7 @@ func buildApplication(
             NotificationDelivery(
                 outbox: outbox,
                 doorbell: services.notificationDoorbell,
+                justRecorded: services.justRecorded,
                 store: services.store,
                 merchants: services.merchants,
                 settings: configuration.notifications,

@@ -32,6 +32,8 @@ struct GatewayDependencies: Sendable {
     var outbox: (any NotificationOutbox)?
     /// Wakes the delivery loop when this replica commits a transaction with a notification.
     let notificationDoorbell = NotificationDoorbell()
+    /// What this replica just recorded with a notification, handed to its delivery loop.
+    let justRecorded = JustRecordedTransactions()
     /// Seals session content at rest; nil (sessions off) in production without `sessions.encryptionKey`.
     var sessionCipher: SessionCipher?
     /// Whether other replicas may share the store (PostgreSQL), so changes made through one

@@ -16,6 +16,8 @@ struct NotificationDelivery: Service {
     let outbox: any NotificationOutbox
     /// Rung by this replica's commits of transactions with a notification: no waiting out the poll.
     let doorbell: NotificationDoorbell
+    /// This replica's transactions as just recorded: their bodies without a read back.
+    let justRecorded: JustRecordedTransactions
     let store: any TransactionStore
     let merchants: [String: Merchant]
     let settings: NotificationSettings
@@ -202,15 +204,21 @@ struct NotificationDelivery: Service {
         } catch {
             return .failed("resolver")
         }
-        let stored: StoredTransaction?
-        do {
-            stored = try await store.transaction(
-                merchantId: notification.merchantId,
-                orderId: notification.orderId,
-                transactionId: notification.transactionId
-            )
-        } catch {
-            return .failed("store_unavailable")
+        var stored = justRecorded.take(
+            merchantId: notification.merchantId,
+            orderId: notification.orderId,
+            transactionId: notification.transactionId
+        )
+        if stored == nil {
+            do {
+                stored = try await store.transaction(
+                    merchantId: notification.merchantId,
+                    orderId: notification.orderId,
+                    transactionId: notification.transactionId
+                )
+            } catch {
+                return .failed("store_unavailable")
+            }
         }
         guard let stored else { return .failed("transaction_missing") }
         var request = HTTPClientRequest(url: target.url.absoluteString)

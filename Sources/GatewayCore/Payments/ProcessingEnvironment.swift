@@ -15,6 +15,8 @@ package struct ProcessingEnvironment: Sendable {
     package var outbox: (any NotificationOutbox)? = nil
     /// Rung after a transaction with a notification commits, to wake the delivery loop.
     package var notificationDoorbell: NotificationDoorbell? = nil
+    /// Hands the delivery loop what was just recorded, so it need not read it back.
+    package var justRecorded: JustRecordedTransactions? = nil
 
     package init(
         store: any TransactionStore,
@@ -45,7 +47,7 @@ package struct ProcessingEnvironment: Sendable {
         async throws -> ProcessedTransaction
     {
         let processed = try await store.commit(record, context, logger: logger, observer: observer, card: card)
-        if record.notification != nil { notificationDoorbell?.ring() }
+        queued(record, processed)
         return processed
     }
 
@@ -57,7 +59,15 @@ package struct ProcessingEnvironment: Sendable {
         card: String? = nil
     ) throws -> ProcessedTransaction {
         let processed = try store.committed(record, outcome, context, logger: logger, observer: observer, card: card)
-        if record.notification != nil { notificationDoorbell?.ring() }
+        queued(record, processed)
         return processed
+    }
+
+    /// A committed record with a notification wakes the delivery loop (a replayed answer queued
+    /// nothing new, but a ring costs nothing); a new one is handed over too.
+    private func queued(_ record: TransactionRecord, _ processed: ProcessedTransaction) {
+        guard record.notification != nil else { return }
+        if case .recorded(let recorded) = processed { justRecorded?.remember(recorded) }
+        notificationDoorbell?.ring()
     }
 }
