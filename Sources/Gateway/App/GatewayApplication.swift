@@ -45,7 +45,8 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
     )
     environment.outbox = services.outbox
     environment.notificationDoorbell = services.notificationDoorbell
-    environment.justRecorded = services.justRecorded
+    // Only where a delivery loop will take them.
+    if services.outbox != nil { environment.justRecorded = services.justRecorded }
     let sessions = SessionService(
         store: services.sessionStore,
         cipher: services.sessionCipher,
