@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "token-bench", targets: ["TokenBenchmark"]),
         .executable(name: "http-bench-tokens", targets: ["GatewayBenchmark"]),
         .executable(name: "http-bench-rate", targets: ["RateBenchmark"]),
+        .executable(name: "http-bench-webhook-send", targets: ["WebhookSendBenchmark"]),
         .executable(name: "token-fuzz", targets: ["TokenFuzzer"]),
     ],
     dependencies: [
@@ -229,6 +230,11 @@ let package = Package(
         ),
         // The constant-rate load behind scripts/bench-http's p99_half_load_ms: one thread, poll(2).
         .executableTarget(name: "RateBenchmark"),
+        // scripts/bench-webhooks' floor: what async-http-client's send alone costs per webhook.
+        .executableTarget(
+            name: "WebhookSendBenchmark",
+            dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")]
+        ),
         .testTarget(
             name: "WireJSONTests",
             dependencies: ["WireJSON"]
