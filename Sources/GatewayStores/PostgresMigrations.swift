@@ -666,6 +666,25 @@ enum PostgresMigrations {
         [
             "CREATE INDEX IF NOT EXISTS notification_outbox_pending ON notification_outbox (id) WHERE status = 'PENDING'"
         ],
+        // 15 (PostgreSQL only): gateway_record plans its lookups on every call. PL/pgSQL keeps a
+        // generic plan per connection, made while the tables are small and before any ANALYZE;
+        // then the console's indexes that lead with merchant_id (step 11) tie with the primary
+        // keys, and a plan that scans every order of the merchant for one order was kept as the
+        // tables grew: each record cost more than the last (two replicas: 718/s before step 11,
+        // about 270/s after it). A plan made per call sees the table's current size. A later
+        // step that replaces gateway_record must set plan_cache_mode on the new definition too.
+        [
+            """
+            DO $$
+            DECLARE f regprocedure;
+            BEGIN
+                FOR f IN SELECT oid::regprocedure FROM pg_proc WHERE proname = 'gateway_record' LOOP
+                    EXECUTE format('ALTER FUNCTION %s SET plan_cache_mode = force_custom_plan', f);
+                END LOOP;
+            END
+            $$
+            """
+        ],
     ]
 
     private static func sealLegacyFingerprints(

@@ -164,6 +164,37 @@ struct PostgresStoreTests {
         await store.close()
     }
 
+    @Test("a record finds its order by the primary key as the tables grow, not by a console index")
+    func recordLookupsUseThePrimaryKeys() async throws {
+        let server = try await PostgresTestServer.shared()
+        let location = try StoreFixture.postgresLocation(try await server.createDatabase())
+        // Scans of the indexes that lead with merchant_id alone: a lookup of one order through one
+        // of them reads every order of the merchant.
+        let consoleIndexScans = """
+            SELECT coalesce(sum(idx_scan), 0) FROM pg_stat_user_indexes
+            WHERE indexrelname IN ('orders_by_merchant_created', 'orders_by_merchant_status', 'orders_by_merchant_wallet',
+                'transactions_by_card_last_four', 'transactions_by_device_last_four')
+            """
+        // One connection from an empty database on, with no ANALYZE yet (a new database's first
+        // minute, or a bulk load): a plan it cached while the tables were small would be kept.
+        let store = PostgresTransactionStore(location: location, maxConnections: 1, timeout: PostgresTestServer.generousStoreTimeout)
+        for index in 0..<1200 {
+            #expect(try await store.record(SampleRecords.record(order: "grown-\(index)")) == .recorded)
+        }
+        // A backend reports its statistics at most once a second: the record after a pause
+        // reports everything before it.
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(try await store.record(SampleRecords.record(order: "grown-reported")) == .recorded)
+        let before = try await server.psql(consoleIndexScans, database: location.database)
+        for index in 1200..<1400 {
+            #expect(try await store.record(SampleRecords.record(order: "grown-\(index)")) == .recorded)
+        }
+        await store.close()  // its backend exits and reports the rest
+        try await Task.sleep(for: .milliseconds(500))
+        let after = try await server.psql(consoleIndexScans, database: location.database)
+        #expect(before == after, "records on grown tables scanned a console index (\(before) scans, then \(after))")
+    }
+
     /// Connects, migrates and records order "before" under a generous timeout. The outage tests'
     /// stores have a short one, and with the rest of the suite starting, connecting and migrating
     /// under it sometimes never succeeded within 30 s of retries.
