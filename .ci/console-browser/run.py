@@ -14,9 +14,9 @@ import base64, hashlib, json, os, re, shutil, subprocess, sys, tempfile, time, u
 
 from axe_selenium_python import Axe
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -101,11 +101,28 @@ try:
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
 
+    def replaced(old):
+        """A wait condition: true once the page holding `old` is gone. Selenium's staleness_of
+        knows only StaleElementReferenceException; chromedriver sometimes answers a node of a page
+        being replaced with "Node with given id does not belong to the document" instead (a red
+        CI run on the "Generate a second API password" click)."""
+        def gone(_):
+            try:
+                old.is_enabled()
+                return False
+            except StaleElementReferenceException:
+                return True
+            except WebDriverException as error:
+                if "does not belong to the document" in (error.msg or ""):
+                    return True
+                raise
+        return gone
+
     def click(by, value):
         """Clicks and waits for the next page (a form's answer, a link's page)."""
         old = driver.find_element(By.TAG_NAME, "html")
         driver.find_element(by, value).click()
-        WebDriverWait(driver, 15).until(expected_conditions.staleness_of(old))
+        WebDriverWait(driver, 15).until(replaced(old))
 
     def page(name):
         """The checks every page passes, and its screenshot."""
@@ -260,7 +277,7 @@ try:
           form.appendChild(input);
         }
         document.body.appendChild(form); form.submit();""")
-    WebDriverWait(driver, 15).until(expected_conditions.staleness_of(old))
+    WebDriverWait(driver, 15).until(replaced(old))
     check("needs an admin" in driver.page_source and refunded("applepay-1") == before,
           "a viewer's refund is refused and refunds nothing")
 finally:
