@@ -338,6 +338,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             // Stores written by an earlier release, which the upgrade tests open.
             exclude: ["Fixtures"]

@@ -10,7 +10,8 @@ struct NotificationSettings: Sendable {
     /// Hosts a production gateway may notify although they resolve to loopback, private,
     /// link-local or metadata addresses (a receiver on the operator's own network).
     var allowedHosts: Set<String> = []
-    /// How often an idle delivery loop looks for due notifications.
+    /// How soon the delivery loop looks again for due notifications; while it finds none it
+    /// backs off to once a second (or this, if longer).
     var pollIntervalMilliseconds = 50
     /// Notifications one loop sends at once.
     var concurrency = 16
