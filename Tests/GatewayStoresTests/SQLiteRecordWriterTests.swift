@@ -91,4 +91,31 @@ struct SQLiteRecordWriterTests {
         #expect(try await store.order(merchantId: "M", orderId: "o")?.version == 1)
         #expect(try await store.isUsed("apple-2") == false)
     }
+
+    @Test("a batch's savepoint journals stay in memory, and a refused record is still undone alone")
+    func savepointJournalsInMemory() async throws {
+        let store = try Self.openStore()
+        // 2 = MEMORY: the journal of each record's savepoint never reaches a temporary file.
+        let tempStore = try await store.writer.perform { try $0.query("PRAGMA temp_store") }
+        #expect(tempStore.first?.first?.integer == 2)
+
+        // Far more than the 64 KiB a journal kept in memory before: every third record replays
+        // the token of the record before it and is refused inside the same commits.
+        let outcomes = try await withThrowingTaskGroup(of: (Int, RecordOutcome).self) { group in
+            for index in 0..<90 {
+                let token = index % 3 == 2 ? "apple-\(index - 1)" : "apple-\(index)"
+                group.addTask { (index, try await store.record(SampleRecords.record(order: "o\(index)", applePay: token))) }
+            }
+            return try await group.reduce(into: [Int: RecordOutcome]()) { $0[$1.0] = $1.1 }
+        }
+        for index in stride(from: 1, to: 90, by: 3) {
+            // Of the two records sharing a token, exactly one was recorded, with its order.
+            let pair = [outcomes[index], outcomes[index + 1]]
+            #expect(pair.filter { $0 == .recorded }.count == 1)
+            #expect(pair.filter { $0 == .applePayReplay }.count == 1)
+            let refused = outcomes[index] == .recorded ? index + 1 : index
+            #expect(try await store.order(merchantId: "M", orderId: "o\(refused)") == nil)
+        }
+        #expect(outcomes.values.filter { $0 == .recorded }.count == 60)
+    }
 }
