@@ -37,9 +37,10 @@ package final class SQLiteTransactionStore: TransactionStore {
         try writeConnection.execute("PRAGMA journal_mode = WAL")
         try writeConnection.execute("PRAGMA synchronous = FULL")
         try writeConnection.execute("PRAGMA busy_timeout = 5000")
-        // Each record of a group commit runs in its own savepoint, whose journal (a copy of every
-        // page the record touches) went to a temporary file past 64 KiB: two thirds of a token
-        // AUTHORIZE's write syscalls and bytes. In memory it is a few megabytes at most.
+        // Each record of a group commit runs in its own savepoint, whose journal is a copy of every
+        // page the record touches. Once one record's passed 64 KiB it went to a temporary file for
+        // the rest of the commit: two thirds of a token AUTHORIZE's write syscalls and bytes. In
+        // memory it is emptied at each RELEASE, so it holds one record's pages.
         try writeConnection.execute("PRAGMA temp_store = MEMORY")
         try SQLiteMigrations.migrate(writeConnection)
         if let seal { try Self.sealLegacyFingerprints(writeConnection, seal) }

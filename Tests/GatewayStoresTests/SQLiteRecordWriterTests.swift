@@ -99,8 +99,9 @@ struct SQLiteRecordWriterTests {
         let tempStore = try await store.writer.perform { try $0.query("PRAGMA temp_store") }
         #expect(tempStore.first?.first?.integer == 2)
 
-        // Far more than the 64 KiB a journal kept in memory before: every third record replays
-        // the token of the record before it and is refused inside the same commits.
+        // Commits of many records, whose journals together pass the 64 KiB at which SQLite used
+        // to move them to a file: every third record replays the token of the record before it
+        // and is refused inside the same commits.
         let outcomes = try await withThrowingTaskGroup(of: (Int, RecordOutcome).self) { group in
             for index in 0..<90 {
                 let token = index % 3 == 2 ? "apple-\(index - 1)" : "apple-\(index)"
