@@ -685,6 +685,25 @@ enum PostgresMigrations {
             $$
             """
         ],
+        // 16: the console's wallet and last-four indexes keep only rows a search can find, as
+        // SQLite's step 14.
+        [
+            "DROP INDEX IF EXISTS orders_by_merchant_wallet",
+            """
+            CREATE INDEX orders_by_merchant_wallet ON orders (merchant_id, wallet_provider, created_at_ms)
+                WHERE wallet_provider IS NOT NULL
+            """,
+            "DROP INDEX IF EXISTS transactions_by_card_last_four",
+            """
+            CREATE INDEX transactions_by_card_last_four ON transactions (merchant_id, right(card_number, 4))
+                WHERE card_number IS NOT NULL
+            """,
+            "DROP INDEX IF EXISTS transactions_by_device_last_four",
+            """
+            CREATE INDEX transactions_by_device_last_four ON transactions (merchant_id, right(device_number, 4))
+                WHERE device_number IS NOT NULL
+            """,
+        ],
     ]
 
     private static func sealLegacyFingerprints(

@@ -219,8 +219,10 @@ extension PostgresTransactionStore: ConsoleStore {
             let digits = bind(lastFour)
             conditions.append(
                 """
-                order_id IN (SELECT order_id FROM transactions WHERE merchant_id = \(merchant) AND right(card_number, 4) = \(digits)
-                    UNION SELECT order_id FROM transactions WHERE merchant_id = \(merchant) AND right(device_number, 4) = \(digits))
+                order_id IN (SELECT order_id FROM transactions
+                        WHERE merchant_id = \(merchant) AND card_number IS NOT NULL AND right(card_number, 4) = \(digits)
+                    UNION SELECT order_id FROM transactions
+                        WHERE merchant_id = \(merchant) AND device_number IS NOT NULL AND right(device_number, 4) = \(digits))
                 """
             )
         }

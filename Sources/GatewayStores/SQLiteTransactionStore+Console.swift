@@ -255,8 +255,10 @@ extension SQLiteTransactionStore: ConsoleStore {
         if let lastFour = query.cardLastFour {
             conditions.append(
                 """
-                order_id IN (SELECT order_id FROM transactions WHERE merchant_id = ? AND substr(card_number, -4) = ?
-                    UNION SELECT order_id FROM transactions WHERE merchant_id = ? AND substr(device_number, -4) = ?)
+                order_id IN (SELECT order_id FROM transactions
+                        WHERE merchant_id = ? AND card_number IS NOT NULL AND substr(card_number, -4) = ?
+                    UNION SELECT order_id FROM transactions
+                        WHERE merchant_id = ? AND device_number IS NOT NULL AND substr(device_number, -4) = ?)
                 """
             )
             values += [.text(query.merchantId), .text(lastFour), .text(query.merchantId), .text(lastFour)]

@@ -1,0 +1,69 @@
+import Foundation
+import PostgresTestServer
+import StoreTestSupport
+import Testing
+
+@testable import GatewayCore
+@testable import GatewayStores
+
+/// The console's wallet and last-four indexes are partial (rows with a NULL there are left out,
+/// so a plain card payment does not pay for them): a search must still be served by them, on
+/// each store, which holds only while its SQL implies the indexes' `IS NOT NULL`.
+@Suite("Console search plans")
+struct ConsoleSearchPlanTests {
+    static var lastFour: OrderQuery {
+        var query = OrderQuery(merchantId: "M")
+        query.cardLastFour = "1007"
+        return query
+    }
+
+    static var wallet: OrderQuery {
+        var query = OrderQuery(merchantId: "M")
+        query.walletProvider = "APPLE_PAY"
+        return query
+    }
+
+    @Test("SQLite plans the last-four and wallet searches on their partial indexes")
+    func sqlite() async throws {
+        let fixture = try await StoreFixture(.sqlite)
+        _ = try await fixture.open()
+        guard case .sqlite(let path) = try StoreLocation(url: fixture.url) else { throw StoreFixtureMismatch() }
+        let connection = try SQLiteConnection(path: path)
+        func plan(_ query: OrderQuery) throws -> String {
+            let (whereClause, values) = SQLiteTransactionStore.orderFilter(query)
+            let rows = try connection.rows(
+                "EXPLAIN QUERY PLAN SELECT order_id FROM orders WHERE \(whereClause) ORDER BY created_at_ms DESC",
+                values
+            )
+            return try rows.map { try $0.text("detail") }.joined(separator: "\n")
+        }
+        let lastFour = try plan(Self.lastFour)
+        #expect(lastFour.contains("USING INDEX transactions_by_card_last_four"), "\(lastFour)")
+        #expect(lastFour.contains("USING INDEX transactions_by_device_last_four"), "\(lastFour)")
+        let wallet = try plan(Self.wallet)
+        #expect(wallet.contains("USING INDEX orders_by_merchant_wallet"), "\(wallet)")
+    }
+
+    @Test("PostgreSQL plans the last-four and wallet searches on their partial indexes")
+    func postgres() async throws {
+        let fixture = try await StoreFixture(.postgres)
+        _ = try await fixture.open()
+        let database = try StoreFixture.postgresLocation(fixture.url).database
+        let server = try await PostgresTestServer.shared()
+        // With sequential scans priced out, an index the statement cannot use is still not chosen.
+        func plan(_ query: OrderQuery, _ arguments: String) async throws -> String {
+            let search = PostgresTransactionStore.orderSearch(query).sql
+            return try await server.psql(
+                "SET enable_seqscan = off; PREPARE search AS \(search); EXPLAIN EXECUTE search(\(arguments))",
+                database: database
+            )
+        }
+        let lastFour = try await plan(Self.lastFour, "'M', 'M', '1007', 11, 0")
+        #expect(lastFour.contains("transactions_by_card_last_four"), "\(lastFour)")
+        #expect(lastFour.contains("transactions_by_device_last_four"), "\(lastFour)")
+        let wallet = try await plan(Self.wallet, "'M', 'APPLE_PAY', 11, 0")
+        #expect(wallet.contains("orders_by_merchant_wallet"), "\(wallet)")
+    }
+
+    struct StoreFixtureMismatch: Error {}
+}
