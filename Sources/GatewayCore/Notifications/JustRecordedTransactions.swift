@@ -31,13 +31,18 @@ package final class JustRecordedTransactions: Sendable {
         let receipt = record.receipt
         let key = Key(merchantId: receipt.merchantId, orderId: receipt.orderId, transactionId: receipt.transactionId)
         let stored = StoredTransaction(requestHash: record.requestHash, response: record.response, receipt: receipt)
-        generations.withLock { generations in
+        let dropped = generations.withLock { generations in
+            var dropped: [Key: StoredTransaction] = [:]
             if generations.newer.count >= capacity / 2 {
+                swap(&dropped, &generations.older)
                 generations.older = generations.newer
                 generations.newer = [:]
             }
             generations.newer[key] = stored
+            return dropped
         }
+        // Half the capacity's records are freed here, not while the event loops wait on the lock.
+        _ = consume dropped
     }
 
     /// The transaction, if it is still kept; it is handed out once.
