@@ -5,9 +5,13 @@ import Mustache
 
 /// The console's templates, parsed once, and pages rendered from them as HTML responses.
 struct ConsolePages: Sendable {
+    /// The templates are constants, so one parse serves every app in the process: a test run
+    /// starts hundreds, and parsing them for each was a visible share of a debug build's CPU.
+    static let shared = ConsolePages()
+
     private let library: MustacheLibrary
 
-    init() {
+    private init() {
         var library = MustacheLibrary()
         // The templates are constants of this module: a parse failure is a programming error
         // that every test of the console would show at once.

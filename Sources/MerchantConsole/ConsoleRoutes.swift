@@ -15,7 +15,7 @@ package struct ConsoleRoutes: Sendable {
     static let maxUploadBytes = 64 * 1024
 
     let services: ConsoleServices
-    let pages = ConsolePages()
+    let pages = ConsolePages.shared
 
     package init(services: ConsoleServices) {
         self.services = services
