@@ -5,8 +5,8 @@ import Mustache
 
 /// The console's templates, parsed once, and pages rendered from them as HTML responses.
 struct ConsolePages: Sendable {
-    /// The templates are constants, so one parse serves every app in the process: a test run
-    /// starts hundreds, and parsing them for each was a visible share of a debug build's CPU.
+    /// The templates are constants, so one parse serves every app in the process (a test run
+    /// starts hundreds of apps, and each parsed all ten templates again).
     static let shared = ConsolePages()
 
     private let library: MustacheLibrary
