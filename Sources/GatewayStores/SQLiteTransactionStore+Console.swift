@@ -198,17 +198,9 @@ extension SQLiteTransactionStore: ConsoleStore {
     }
 
     package func searchOrders(_ query: OrderQuery) async throws -> OrderPage {
-        let (whereClause, values) = Self.orderFilter(query)
+        let (sql, values) = Self.orderSearch(query)
         return try await run { connection in
-            let rows = try connection.rows(
-                """
-                SELECT order_id, amount_minor, currency, status, total_authorized_minor, total_captured_minor,
-                    total_refunded_minor, wallet_provider, reference, created_at_ms, updated_at_ms
-                FROM orders WHERE \(whereClause)
-                ORDER BY created_at_ms DESC, order_id DESC LIMIT ? OFFSET ?
-                """,
-                values + [.integer(Int64(query.limit + 1)), .integer(Int64(query.offset))]
-            )
+            let rows = try connection.rows(sql, values)
             let orders = try rows.prefix(query.limit).map { row in
                 OrderListing(
                     orderId: try row.text("order_id"),
@@ -220,8 +212,20 @@ extension SQLiteTransactionStore: ConsoleStore {
         }
     }
 
+    /// The search as one statement, a page and one row more (to tell whether there is a next).
+    static func orderSearch(_ query: OrderQuery) -> (sql: String, values: [SQLiteValue]) {
+        let (whereClause, values) = orderFilter(query)
+        let sql = """
+            SELECT order_id, amount_minor, currency, status, total_authorized_minor, total_captured_minor,
+                total_refunded_minor, wallet_provider, reference, created_at_ms, updated_at_ms
+            FROM orders WHERE \(whereClause)
+            ORDER BY created_at_ms DESC, order_id DESC LIMIT ? OFFSET ?
+            """
+        return (sql, values + [.integer(Int64(query.limit + 1)), .integer(Int64(query.offset))])
+    }
+
     /// The WHERE clause and its values: every condition given, each bound, never spliced.
-    static func orderFilter(_ query: OrderQuery) -> (String, [SQLiteValue]) {
+    private static func orderFilter(_ query: OrderQuery) -> (String, [SQLiteValue]) {
         var conditions = ["merchant_id = ?"]
         var values: [SQLiteValue] = [.text(query.merchantId)]
         if let orderId = query.orderId {

@@ -25,22 +25,16 @@ struct ConsoleSearchPlanTests {
 
     @Test("SQLite plans the last-four and wallet searches on their partial indexes")
     func sqlite() async throws {
-        let fixture = try await StoreFixture(.sqlite)
-        _ = try await fixture.open()
-        guard case .sqlite(let path) = try StoreLocation(url: fixture.url) else { throw StoreFixtureMismatch() }
-        let connection = try SQLiteConnection(path: path)
-        func plan(_ query: OrderQuery) throws -> String {
-            let (whereClause, values) = SQLiteTransactionStore.orderFilter(query)
-            let rows = try connection.rows(
-                "EXPLAIN QUERY PLAN SELECT order_id FROM orders WHERE \(whereClause) ORDER BY created_at_ms DESC",
-                values
-            )
+        let store = try SQLiteTransactionStore(path: StoreKind.newSQLitePath())
+        func plan(_ query: OrderQuery) async throws -> String {
+            let (sql, values) = SQLiteTransactionStore.orderSearch(query)
+            let rows = try await store.writer.perform { try $0.rows("EXPLAIN QUERY PLAN \(sql)", values) }
             return try rows.map { try $0.text("detail") }.joined(separator: "\n")
         }
-        let lastFour = try plan(Self.lastFour)
+        let lastFour = try await plan(Self.lastFour)
         #expect(lastFour.contains("USING INDEX transactions_by_card_last_four"), "\(lastFour)")
         #expect(lastFour.contains("USING INDEX transactions_by_device_last_four"), "\(lastFour)")
-        let wallet = try plan(Self.wallet)
+        let wallet = try await plan(Self.wallet)
         #expect(wallet.contains("USING INDEX orders_by_merchant_wallet"), "\(wallet)")
     }
 
@@ -64,6 +58,4 @@ struct ConsoleSearchPlanTests {
         let wallet = try await plan(Self.wallet, "'M', 'APPLE_PAY', 11, 0")
         #expect(wallet.contains("orders_by_merchant_wallet"), "\(wallet)")
     }
-
-    struct StoreFixtureMismatch: Error {}
 }
