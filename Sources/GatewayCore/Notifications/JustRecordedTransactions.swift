@@ -31,18 +31,18 @@ package final class JustRecordedTransactions: Sendable {
         let receipt = record.receipt
         let key = Key(merchantId: receipt.merchantId, orderId: receipt.orderId, transactionId: receipt.transactionId)
         let stored = StoredTransaction(requestHash: record.requestHash, response: record.response, receipt: receipt)
-        let dropped = generations.withLock { generations in
+        // The dropped generation is handed out of the lock and freed here: half the capacity's
+        // records, not freed while the event loops wait on the lock.
+        _ = generations.withLock { generations in
             var dropped: [Key: StoredTransaction] = [:]
             if generations.newer.count >= capacity / 2 {
-                swap(&dropped, &generations.older)
+                dropped = generations.older
                 generations.older = generations.newer
                 generations.newer = [:]
             }
             generations.newer[key] = stored
             return dropped
         }
-        // Half the capacity's records are freed here, not while the event loops wait on the lock.
-        _ = consume dropped
     }
 
     /// The transaction, if it is still kept; it is handed out once.
