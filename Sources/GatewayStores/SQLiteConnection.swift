@@ -39,8 +39,13 @@ final class SQLiteConnection {
     var statementLog: [String]?
     /// Kept for as long as SQLite may call it.
     private var walHook: WALHook?
+    /// The bytes of the text and blob values bound to the running statement, which SQLite reads
+    /// in place until `run` clears the bindings. A transient binding had SQLite copy each value
+    /// into an allocation of its own: a malloc and a free per value, about 40 per record.
+    private var bindingBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
 
     init(path: String) throws {
+        Self.configureSQLite
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -55,7 +60,15 @@ final class SQLiteConnection {
 
     deinit {
         close()
+        bindingBytes.deallocate()
     }
+
+    /// Once per process, before the first connection initializes SQLite: every allocation and
+    /// free SQLite makes took a process-wide mutex to count bytes for statistics nobody reads,
+    /// about 2 µs of a plain-card AUTHORIZE's write.
+    private static let configureSQLite: Void = {
+        _ = gateway_sqlite3_disable_memory_statistics()
+    }()
 
     /// Finalizes the statements and closes the database; every later call fails with SQLITE_MISUSE.
     func close() {
@@ -130,20 +143,8 @@ final class SQLiteConnection {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
+        try bind(values, to: statement)
         var status = SQLITE_OK
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            switch value {
-            case .null: status = sqlite3_bind_null(statement, index)
-            case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
-            case .text(let text): status = Self.bind(text, to: statement, at: index)
-            case .blob(let bytes):
-                status = bytes.withUnsafeBytes {
-                    sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), Self.transient)
-                }
-            }
-            guard status == SQLITE_OK else { throw failure(status) }
-        }
         var rows: [[SQLiteValue]] = []
         while true {
             status = sqlite3_step(statement)
@@ -153,16 +154,49 @@ final class SQLiteConnection {
         }
     }
 
-    /// Binds `text` from its own UTF-8 bytes, with their length: handing a Swift String to C as
-    /// a C string copied it to the heap whenever it was a small (inline) one, 13 mallocs of a
-    /// plain-card AUTHORIZE's writes. SQLite copies the bytes itself (transient).
-    private static func bind(_ text: String, to statement: OpaquePointer, at index: Int32) -> Int32 {
-        // A literal for "": a nil pointer would bind NULL, and these columns are NOT NULL.
-        guard !text.isEmpty else { return sqlite3_bind_text(statement, index, "", 0, transient) }
+    /// Binds `values` in order, text and blobs from copies in `bindingBytes` that SQLite does not
+    /// copy again (static). The copies stay put until `run` clears the bindings: the buffer only
+    /// grows here, before the first copy.
+    private func bind(_ values: [SQLiteValue], to statement: OpaquePointer) throws {
+        let needed = values.reduce(0) { total, value in
+            switch value {
+            case .text(let text): total + text.utf8.count
+            case .blob(let bytes): total + bytes.count
+            case .null, .integer: total
+            }
+        }
+        if needed > bindingBytes.count {
+            bindingBytes.deallocate()
+            bindingBytes = .allocate(byteCount: max(needed, bindingBytes.count * 2), alignment: 16)
+        }
+        // Never nil, even for an empty value: a nil pointer binds NULL, and "" is not NULL.
+        let base = bindingBytes.baseAddress!
+        var used = 0
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .null: status = sqlite3_bind_null(statement, index)
+            case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
+            case .text(let text):
+                let count = copy(text, to: base + used)
+                status = sqlite3_bind_text(statement, index, (base + used).assumingMemoryBound(to: CChar.self), Int32(count), nil)
+                used += count
+            case .blob(let bytes):
+                bytes.withUnsafeBytes { (base + used).copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(base), byteCount: $0.count) }
+                status = sqlite3_bind_blob(statement, index, base + used, Int32(bytes.count), nil)
+                used += bytes.count
+            }
+            guard status == SQLITE_OK else { throw failure(status) }
+        }
+    }
+
+    /// Copies `text`'s UTF-8 bytes to `destination`; returns how many.
+    private func copy(_ text: String, to destination: UnsafeMutableRawPointer) -> Int {
         var text = text
         return text.withUTF8 { bytes in
-            let start = UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
-            return sqlite3_bind_text(statement, index, start, Int32(bytes.count), transient)
+            if let source = bytes.baseAddress { destination.copyMemory(from: source, byteCount: bytes.count) }
+            return bytes.count
         }
     }
 
@@ -226,9 +260,6 @@ final class SQLiteConnection {
     private func failure(_ status: Int32) -> Failure {
         Failure(code: status, message: String(cString: sqlite3_errmsg(handle)))
     }
-
-    /// SQLITE_TRANSIENT: SQLite copies bound values before the call returns.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
 
 enum SQLiteValue: Sendable, Hashable {

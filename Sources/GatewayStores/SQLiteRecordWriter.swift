@@ -6,11 +6,12 @@ import GatewayCore
 /// version that moved), so a record that meets them, as nearly all do, reads nothing first.
 /// Only a write that was refused reads, to say why.
 enum SQLiteRecordWriter {
-    /// Runs inside the caller's savepoint, which undoes a record whose outcome is not
-    /// `.recorded`; conflicts are outcomes, not errors.
+    /// The caller undoes a record whose outcome is neither `.recorded` nor a duplicate (which
+    /// writes nothing); conflicts are outcomes, not errors.
     static func write(_ record: TransactionRecord, _ connection: SQLiteConnection) throws -> RecordOutcome {
         // The transaction's own key is the retry check: a retry, or a request that raced it
-        // with the same identifiers, finds the row there.
+        // with the same identifiers, finds the row there, and the record has written nothing
+        // (so the group commit need not undo it).
         try insertTransaction(connection, record)
         guard connection.changes == 1 else {
             let existing = try SQLiteTransactionStore.storedTransaction(

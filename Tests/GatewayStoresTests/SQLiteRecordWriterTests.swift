@@ -13,8 +13,8 @@ struct SQLiteRecordWriterTests {
         try SQLiteTransactionStore(path: StoreKind.newSQLitePath())
     }
 
-    /// The statements one record ran inside its savepoint, by their first word.
-    private static func statements(
+    /// Every statement the writer ran while it recorded `record`, by its first word.
+    private static func log(
         of record: TransactionRecord,
         in store: SQLiteTransactionStore
     ) async throws
@@ -26,10 +26,21 @@ struct SQLiteRecordWriterTests {
             defer { connection.statementLog = nil }
             return connection.statementLog ?? []
         }
-        let words = log.map { String($0.split(separator: " ").first ?? "") }
-        let start = (words.firstIndex(of: "SAVEPOINT") ?? -1) + 1
-        let end = words.lastIndex(of: "RELEASE") ?? words.endIndex
-        return (outcome, Array(words[start..<max(start, end)]))
+        return (outcome, log.map { String($0.split(separator: " ").first ?? "") })
+    }
+
+    /// The statements the record's own writes ran in the transaction that committed it.
+    private static func statements(
+        of record: TransactionRecord,
+        in store: SQLiteTransactionStore
+    ) async throws
+        -> (RecordOutcome, [String])
+    {
+        let (outcome, words) = try await log(of: record, in: store)
+        let committed = words[((words.lastIndex(of: "BEGIN") ?? -1) + 1)...]
+        // A record never deletes: a DELETE is the batch's pruning of old replay records.
+        let own = committed.filter { !["SAVEPOINT", "RELEASE", "DELETE", "COMMIT"].contains($0) }
+        return (outcome, Array(own))
     }
 
     @Test("a new Apple Pay record writes its transaction, order and replay record and reads nothing")
@@ -67,7 +78,7 @@ struct SQLiteRecordWriterTests {
         retry.response.bytes = Array("other".utf8)
         let (retryOutcome, retryStatements) = try await Self.statements(of: retry, in: store)
         #expect(retryOutcome == .duplicateTransaction(first.stored))
-        #expect(retryStatements == ["INSERT", "SELECT", "ROLLBACK"])
+        #expect(retryStatements == ["INSERT", "SELECT"])
 
         // An order that gained a successful initial transaction, and one whose version moved.
         let (secondOutcome, _) = try await Self.statements(of: SampleRecords.record(order: "o", transaction: "2"), in: store)
@@ -90,6 +101,30 @@ struct SQLiteRecordWriterTests {
         #expect(try await store.order(merchantId: "M", orderId: "p") == nil)
         #expect(try await store.order(merchantId: "M", orderId: "o")?.version == 1)
         #expect(try await store.isUsed("apple-2") == false)
+    }
+
+    @Test("a record with nothing to undo takes no savepoint; a refused one is undone alone, in one")
+    func savepointsOnlyToUndo() async throws {
+        let store = try Self.openStore()
+        // The first commit also prunes old replay records; the next does not for a minute.
+        #expect(try await store.record(SampleRecords.record(order: "first")) == .recorded)
+        let (recorded, recordedLog) = try await Self.log(of: SampleRecords.record(order: "o", applePay: "apple-1"), in: store)
+        #expect(recorded == .recorded)
+        #expect(recordedLog == ["BEGIN", "INSERT", "INSERT", "INSERT", "COMMIT"])
+
+        // The used token again, on another order: written, refused, rolled back, and written
+        // again in a savepoint that undoes it alone.
+        let (replayed, replayedLog) = try await Self.log(of: SampleRecords.record(order: "p", applePay: "apple-1"), in: store)
+        #expect(replayed == .applePayReplay)
+        #expect(
+            replayedLog == [
+                "BEGIN", "INSERT", "INSERT", "INSERT", "ROLLBACK",
+                "BEGIN", "SAVEPOINT", "INSERT", "INSERT", "INSERT", "ROLLBACK", "RELEASE", "COMMIT",
+            ]
+        )
+        #expect(try await store.order(merchantId: "M", orderId: "p") == nil)
+        #expect(try await store.transaction(merchantId: "M", orderId: "p", transactionId: "1") == nil)
+        #expect(try await store.transaction(merchantId: "M", orderId: "o", transactionId: "1") != nil)
     }
 
     @Test("a batch's savepoint journals stay in memory, and a refused record is still undone alone")
