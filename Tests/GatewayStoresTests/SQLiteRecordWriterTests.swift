@@ -127,6 +127,38 @@ struct SQLiteRecordWriterTests {
         #expect(try await store.transaction(merchantId: "M", orderId: "o", transactionId: "1") != nil)
     }
 
+    @Test("a record whose write fails is answered with the failure alone; the rest of its batch commits")
+    func failedRecordFailsAlone() async throws {
+        let store = try Self.openStore()
+        // A failure inside one record's writes, as a full disk or a corrupt page would give.
+        try await store.writer.perform { connection in
+            try connection.execute(
+                """
+                CREATE TEMP TRIGGER refuse_bad BEFORE INSERT ON orders WHEN NEW.order_id = 'bad'
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """
+            )
+        }
+        let outcomes = await withTaskGroup(of: (String, Result<RecordOutcome, any Error>).self) { group in
+            for order in ["good-1", "good-2", "bad", "good-3", "good-4"] {
+                group.addTask {
+                    do {
+                        return (order, .success(try await store.record(SampleRecords.record(order: order))))
+                    } catch {
+                        return (order, .failure(error))
+                    }
+                }
+            }
+            return await group.reduce(into: [String: Result<RecordOutcome, any Error>]()) { $0[$1.0] = $1.1 }
+        }
+        for order in ["good-1", "good-2", "good-3", "good-4"] {
+            #expect((try? outcomes[order]?.get()) == .recorded)
+            #expect(try await store.order(merchantId: "M", orderId: order) != nil)
+        }
+        #expect(throws: SQLiteConnection.Failure.self) { try outcomes["bad"]?.get() }
+        #expect(try await store.transaction(merchantId: "M", orderId: "bad", transactionId: "1") == nil)
+    }
+
     @Test("a batch's savepoint journals stay in memory, and a refused record is still undone alone")
     func savepointJournalsInMemory() async throws {
         let store = try Self.openStore()
