@@ -178,26 +178,26 @@ final class SQLiteConnection {
             switch value {
             case .null: status = sqlite3_bind_null(statement, index)
             case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
-            case .text(let text):
-                let count = copy(text, to: base + used)
-                status = sqlite3_bind_text(statement, index, (base + used).assumingMemoryBound(to: CChar.self), Int32(count), nil)
+            // A nil destructor is SQLITE_STATIC: SQLite reads the bytes where they are.
+            case .text(var text):
+                let start = base + used
+                let count = text.withUTF8 { Self.copy(UnsafeRawBufferPointer($0), to: start) }
+                status = sqlite3_bind_text(statement, index, start.assumingMemoryBound(to: CChar.self), Int32(count), nil)
                 used += count
             case .blob(let bytes):
-                bytes.withUnsafeBytes { (base + used).copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(base), byteCount: $0.count) }
-                status = sqlite3_bind_blob(statement, index, base + used, Int32(bytes.count), nil)
-                used += bytes.count
+                let start = base + used
+                let count = bytes.withUnsafeBytes { Self.copy($0, to: start) }
+                status = sqlite3_bind_blob(statement, index, start, Int32(count), nil)
+                used += count
             }
             guard status == SQLITE_OK else { throw failure(status) }
         }
     }
 
-    /// Copies `text`'s UTF-8 bytes to `destination`; returns how many.
-    private func copy(_ text: String, to destination: UnsafeMutableRawPointer) -> Int {
-        var text = text
-        return text.withUTF8 { bytes in
-            if let source = bytes.baseAddress { destination.copyMemory(from: source, byteCount: bytes.count) }
-            return bytes.count
-        }
+    /// Copies `bytes` to `destination`; returns how many.
+    private static func copy(_ bytes: UnsafeRawBufferPointer, to destination: UnsafeMutableRawPointer) -> Int {
+        if let source = bytes.baseAddress { destination.copyMemory(from: source, byteCount: bytes.count) }
+        return bytes.count
     }
 
     /// Like ``query(_:_:)``, with each row's columns read by name. The statement is looked up

@@ -131,19 +131,12 @@ final class SQLiteGroupCommit: Sendable {
             return true
         }
         do {
+            let pruneBefore = prune ? newest - replayRetentionMilliseconds : nil
             let outcomes: [Result<RecordOutcome, any Error>]
             do {
-                outcomes = try connection.transaction {
-                    let outcomes = try batch.map { try self.writeUnguarded($0.record) }
-                    if prune { try self.pruneReplays(before: newest) }
-                    return outcomes
-                }
+                outcomes = try write(batch, pruneBefore) { .success(try self.writeUnguarded($0)) }
             } catch is RecordNeedsUndoing {
-                outcomes = try connection.transaction {
-                    let outcomes = batch.map { self.writeInSavepoint($0.record) }
-                    if prune { try self.pruneReplays(before: newest) }
-                    return outcomes
-                }
+                outcomes = try write(batch, pruneBefore) { self.writeInSavepoint($0) }
             }
             for (waiter, outcome) in zip(batch, outcomes) { waiter.continuation.resume(with: outcome) }
         } catch {
@@ -151,11 +144,20 @@ final class SQLiteGroupCommit: Sendable {
         }
     }
 
-    private func pruneReplays(before newest: Int64) throws {
-        try connection.query(
-            "DELETE FROM apple_pay_transactions WHERE accepted_at_ms < ?",
-            [.integer(newest - replayRetentionMilliseconds)]
-        )
+    /// The batch's records, each written by `writeRecord`, and the pruning of replay records
+    /// accepted before `pruneBefore` (if given), in one transaction.
+    private func write(
+        _ batch: [Waiter],
+        _ pruneBefore: Int64?,
+        _ writeRecord: (TransactionRecord) throws -> Result<RecordOutcome, any Error>
+    ) throws -> [Result<RecordOutcome, any Error>] {
+        try connection.transaction {
+            let outcomes = try batch.map { try writeRecord($0.record) }
+            if let pruneBefore {
+                try connection.query("DELETE FROM apple_pay_transactions WHERE accepted_at_ms < ?", [.integer(pruneBefore)])
+            }
+            return outcomes
+        }
     }
 
     /// A record in the batch has to be undone alone: the batch is written again, record by
@@ -166,7 +168,7 @@ final class SQLiteGroupCommit: Sendable {
     /// makes SQLite copy each page the record goes on to change (about 40 KB for a plain-card
     /// AUTHORIZE, a sixth of the writer's time). A duplicate writes nothing before it is found;
     /// any other refusal, or a failure, throws ``RecordNeedsUndoing``.
-    private func writeUnguarded(_ record: TransactionRecord) throws -> Result<RecordOutcome, any Error> {
+    private func writeUnguarded(_ record: TransactionRecord) throws -> RecordOutcome {
         let outcome: RecordOutcome
         do {
             outcome = try SQLiteRecordWriter.write(record, connection)
@@ -174,7 +176,7 @@ final class SQLiteGroupCommit: Sendable {
             throw RecordNeedsUndoing()
         }
         switch outcome {
-        case .recorded, .duplicateTransaction: return .success(outcome)
+        case .recorded, .duplicateTransaction: return outcome
         case .applePayReplay, .orderAlreadySucceeded, .orderChanged: throw RecordNeedsUndoing()
         }
     }
