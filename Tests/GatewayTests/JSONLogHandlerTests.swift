@@ -62,6 +62,12 @@ struct JSONLogHandlerTests {
             // A letter between groups ends the number; so does a four-character separator.
             ("4111a1111-1111-1111", "4111a1111-1111-1111"),
             ("4111----1111-1111-1111", "4111----1111-1111-1111"),
+            // A UUID stays whole, though its leading groups pass the check; a card beside it does not.
+            ("/tmp/https-96144210-4145-47C2-9692-B9981396A5E0/tls", "/tmp/https-96144210-4145-47C2-9692-B9981396A5E0/tls"),
+            ("96144210-4145-47C2-9692-B9981396A5E0 4111-1111-1111-1111", "96144210-4145-47C2-9692-B9981396A5E0 4111-11xx-xxxx-1111"),
+            ("4111-1111-1111-1111-96144210-4145-47C2-9692-B9981396A5E0", "4111-11xx-xxxx-1111-96144210-4145-47C2-9692-B9981396A5E0"),
+            // Not a UUID (a group too long), so the grouped digits are masked as before.
+            ("96144210-4145-47C2-9692-B9981396A5E01", "961442xx-xx45-47C2-9692-B9981396A5E01"),
         ]
     )
     func groupedCardNumbers(text: String, logged: String) {

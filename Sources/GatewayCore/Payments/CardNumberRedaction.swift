@@ -11,37 +11,74 @@
 ///   (`4111%201111%201111%201111`, as a path carries spaces), also when the groups are part of a
 ///   longer text (`order-4111-1111-1111-1111-2`). The check keeps dates, phone numbers and version
 ///   strings readable.
+///
+/// A UUID written the usual way (8-4-4-4-12 hex digits) is left whole: request ids, order
+/// references and temporary paths are UUIDs, about one in a thousand has leading all-digit groups
+/// that pass the check, and masking it would break the id (or a path printed for the operator to
+/// copy). No group of a UUID has 13 digits, so no long run goes unmasked this way.
 package enum CardNumberRedaction {
     package static func mask(_ text: String) -> String {
         let bytes = Array(text.utf8)
         guard bytes.count >= 12 else { return text }
+        let uuids = uuidRanges(in: bytes)
         var masked = bytes
         var changed = false
         var index = 0
         while index < bytes.count {
+            if let uuid = uuids.first(where: { $0.contains(index) }) {
+                index = uuid.upperBound
+                continue
+            }
             guard isDigit(bytes[index]) else {
                 index += 1
                 continue
             }
-            let groups = digitGroups(in: bytes, from: index)
+            let groups = digitGroups(in: bytes, from: index, before: uuids)
             changed = maskCardNumbers(in: groups, of: &masked) || changed
             index = groups.last!.upperBound
         }
         return changed ? String(decoding: masked, as: UTF8.self) : text
     }
 
-    /// The digit groups starting at `start`, each joined to the next by a separator.
-    private static func digitGroups(in bytes: [UInt8], from start: Int) -> [Range<Int>] {
+    /// The digit groups starting at `start`, each joined to the next by a separator; a UUID ends them.
+    private static func digitGroups(in bytes: [UInt8], from start: Int, before uuids: [Range<Int>]) -> [Range<Int>] {
         var groups: [Range<Int>] = []
         var index = start
         while true {
             let groupStart = index
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
             groups.append(groupStart..<index)
-            guard let next = separatorEnd(in: bytes, from: index), next < bytes.count, isDigit(bytes[next]) else {
-                return groups
-            }
+            guard let next = separatorEnd(in: bytes, from: index), next < bytes.count, isDigit(bytes[next]),
+                !uuids.contains(where: { $0.contains(next) })
+            else { return groups }
             index = next
+        }
+    }
+
+    /// Where the text holds a UUID (8-4-4-4-12 hex digits joined by hyphens) standing on its own:
+    /// no letter or digit touches either end.
+    private static func uuidRanges(in bytes: [UInt8]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        while start + 36 <= bytes.count {
+            if (start == 0 || !isAlphanumeric(bytes[start - 1])) && isUUID(bytes[start..<start + 36])
+                && (start + 36 == bytes.count || !isAlphanumeric(bytes[start + 36]))
+            {
+                ranges.append(start..<start + 36)
+                start += 36
+            } else {
+                start += 1
+            }
+        }
+        return ranges
+    }
+
+    private static func isUUID(_ candidate: ArraySlice<UInt8>) -> Bool {
+        candidate.indices.allSatisfy { index in
+            switch index - candidate.startIndex {
+            case 8, 13, 18, 23: candidate[index] == UInt8(ascii: "-")
+            default: hexValue(candidate[index]) != nil
+            }
         }
     }
 
