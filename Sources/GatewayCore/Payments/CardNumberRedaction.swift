@@ -74,8 +74,14 @@ package enum CardNumberRedaction {
     }
 
     private static func isUUID(_ candidate: ArraySlice<UInt8>) -> Bool {
-        candidate.indices.allSatisfy { index in
-            switch index - candidate.startIndex {
+        let start = candidate.startIndex
+        let hyphen = UInt8(ascii: "-")
+        // The hyphens first: they rule out almost every position of a long text at once.
+        guard candidate[start + 8] == hyphen, candidate[start + 13] == hyphen, candidate[start + 18] == hyphen,
+            candidate[start + 23] == hyphen
+        else { return false }
+        return candidate.indices.allSatisfy { index in
+            switch index - start {
             case 8, 13, 18, 23: candidate[index] == UInt8(ascii: "-")
             default: hexValue(candidate[index]) != nil
             }
