@@ -78,6 +78,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // A VFS over SQLite's own that writes each commit's write-ahead log in one system call.
+        .target(name: "CSQLiteWALBuffer", dependencies: ["CSQLite"]),
         // The payment rules as types: money, the order ledger, the processors, the simulated
         // acquirer, the store protocol and typed rejections. No HTTP, NIO, database or wire JSON.
         .target(
@@ -99,6 +101,7 @@ let package = Package(
                 "GatewayCore",
                 "WireJSON",
                 "CSQLite",
+                "CSQLiteWALBuffer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -305,6 +308,7 @@ let package = Package(
             name: "GatewayStoresTests",
             dependencies: [
                 "BlockingWork",
+                "CSQLiteWALBuffer",
                 "GatewayCore",
                 "GatewayStores",
                 "StoreTestSupport",
