@@ -8,8 +8,8 @@
 // first connection opens; returns a SQLite result code.
 int gateway_wal_buffer_register(void);
 
-// Writes SQLite asked of a write-ahead log, and the system calls that wrote them (tests and
-// benchmarks read these to see the buffering work).
+// Writes SQLite asked of a write-ahead log on the calling thread, and the system calls that wrote
+// them (tests read these to see the buffering work).
 int64_t gateway_wal_buffer_writes_asked(void);
 int64_t gateway_wal_buffer_writes_made(void);
 
