@@ -223,61 +223,10 @@ static int buffered_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *
     return SQLITE_OK;
 }
 
-static int vfs_delete(sqlite3_vfs *vfs, const char *name, int sync_directory) {
-    (void)vfs;
-    return underlying->xDelete(underlying, name, sync_directory);
-}
-static int vfs_access(sqlite3_vfs *vfs, const char *name, int flags, int *result) {
-    (void)vfs;
-    return underlying->xAccess(underlying, name, flags, result);
-}
-static int vfs_full_pathname(sqlite3_vfs *vfs, const char *name, int size, char *out) {
-    (void)vfs;
-    return underlying->xFullPathname(underlying, name, size, out);
-}
-static void *vfs_dl_open(sqlite3_vfs *vfs, const char *name) {
-    (void)vfs;
-    return underlying->xDlOpen(underlying, name);
-}
-static void vfs_dl_error(sqlite3_vfs *vfs, int size, char *message) {
-    (void)vfs;
-    underlying->xDlError(underlying, size, message);
-}
-static void (*vfs_dl_sym(sqlite3_vfs *vfs, void *handle, const char *symbol))(void) {
-    (void)vfs;
-    return underlying->xDlSym(underlying, handle, symbol);
-}
-static void vfs_dl_close(sqlite3_vfs *vfs, void *handle) {
-    (void)vfs;
-    underlying->xDlClose(underlying, handle);
-}
-static int vfs_randomness(sqlite3_vfs *vfs, int size, char *out) {
-    (void)vfs;
-    return underlying->xRandomness(underlying, size, out);
-}
-static int vfs_sleep(sqlite3_vfs *vfs, int microseconds) {
-    (void)vfs;
-    return underlying->xSleep(underlying, microseconds);
-}
-static int vfs_current_time(sqlite3_vfs *vfs, double *now) {
-    (void)vfs;
-    return underlying->xCurrentTime(underlying, now);
-}
-static int vfs_get_last_error(sqlite3_vfs *vfs, int size, char *message) {
-    (void)vfs;
-    return underlying->xGetLastError ? underlying->xGetLastError(underlying, size, message) : 0;
-}
-static int vfs_current_time_int64(sqlite3_vfs *vfs, sqlite3_int64 *now) {
-    (void)vfs;
-    return underlying->xCurrentTimeInt64(underlying, now);
-}
-
 int gateway_wal_buffer_register(void) {
     if (underlying) return SQLITE_OK;
     sqlite3_vfs *found = sqlite3_vfs_find(NULL);
     if (!found) return SQLITE_ERROR;
-    // Version 2 of the VFS interface is all SQLite's unix VFS needs of it for this.
-    if (found->iVersion < 2) return SQLITE_ERROR;
     underlying = found;
     buffered_methods = (sqlite3_io_methods){
         .iVersion = 3,
@@ -300,25 +249,14 @@ int gateway_wal_buffer_register(void) {
         .xFetch = buffered_fetch,
         .xUnfetch = buffered_unfetch,
     };
-    buffered_vfs = (sqlite3_vfs){
-        .iVersion = 2,
-        .szOsFile = (int)sizeof(buffered_file) + found->szOsFile,
-        .mxPathname = found->mxPathname,
-        .zName = "gateway-wal-buffer",
-        .xOpen = buffered_open,
-        .xDelete = vfs_delete,
-        .xAccess = vfs_access,
-        .xFullPathname = vfs_full_pathname,
-        .xDlOpen = vfs_dl_open,
-        .xDlError = vfs_dl_error,
-        .xDlSym = vfs_dl_sym,
-        .xDlClose = vfs_dl_close,
-        .xRandomness = vfs_randomness,
-        .xSleep = vfs_sleep,
-        .xCurrentTime = vfs_current_time,
-        .xGetLastError = vfs_get_last_error,
-        .xCurrentTimeInt64 = vfs_current_time_int64,
-    };
+    // The underlying VFS with a bigger file and this open: its other methods (names, access,
+    // randomness, time) take the VFS they are called on only to read its own settings, which the
+    // copy keeps.
+    buffered_vfs = *found;
+    buffered_vfs.pNext = NULL;
+    buffered_vfs.szOsFile = (int)sizeof(buffered_file) + found->szOsFile;
+    buffered_vfs.zName = "gateway-wal-buffer";
+    buffered_vfs.xOpen = buffered_open;
     return sqlite3_vfs_register(&buffered_vfs, 1);
 }
 
