@@ -222,15 +222,20 @@ private func listenerApplication(
     let limits = configuration.limits
     let connectionLimits = limits.connectionLimits
     let admission = ConnectionAdmission(maxConnections: limits.maxConnections, logger: logger)
+    let serverName = "applepay-gateway"
+    // One responder for both protocols: HTTP/2 calls it directly, HTTP/1.1 through Hummingbird.
+    let routes = router.buildResponder()
     return Application(
-        router: router,
+        responder: routes,
         server: HTTPServerBuilder { responder in
             if let contexts {
                 return GatewayTLSChannel(
                     responder: responder,
+                    respond: { request, context in try await routes.respond(to: request, context: context) },
                     limits: connectionLimits,
                     admission: admission,
                     contexts: contexts,
+                    serverName: serverName,
                     acceptsAnyClientCertificate: acceptsAnyClientCertificate
                 )
             }
@@ -238,7 +243,7 @@ private func listenerApplication(
         },
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.host, port: port),
-            serverName: "applepay-gateway",
+            serverName: serverName,
             // At the accept level: past the cap the server stops accepting, and new connections
             // wait in the kernel's backlog until one closes (no connection is accepted and dropped).
             availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)

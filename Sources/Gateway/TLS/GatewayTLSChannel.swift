@@ -1,6 +1,5 @@
 import HTTPTypes
 import HummingbirdCore
-import HummingbirdHTTP2
 import Logging
 import NIOCore
 import NIOHTTP2
@@ -9,12 +8,12 @@ import NIOTLS
 
 /// HTTPS: TLS from the current (reloadable) context, then HTTP/2 or HTTP/1.1 as ALPN decides.
 /// HTTP/1.1 is the hardened channel of plain HTTP; both keep its byte guards, which sit before
-/// TLS and so also time the handshake. HTTP/2 gets the connection idle timeout and a per-stream
-/// request deadline ([`StreamRequestDeadline`]); its framing layer bounds streams and headers.
+/// TLS and so also time the handshake. HTTP/2 ([`GatewayHTTP2Channel`]) gets the connection idle
+/// timeout and a per-stream request deadline; its framing layer bounds streams and headers.
 struct GatewayTLSChannel: ServerChildChannel {
     enum Negotiated: Sendable {
         case http1(GatewayHTTP1Channel.Value)
-        case http2(HTTP2Channel.Value)
+        case http2
     }
 
     struct Value: ServerChildChannelValue {
@@ -23,7 +22,7 @@ struct GatewayTLSChannel: ServerChildChannel {
     }
 
     let http1: GatewayHTTP1Channel
-    let http2: HTTP2Channel
+    let http2: GatewayHTTP2Channel
     let contexts: TLSContextSource
     /// On the certificate listener: every presented chain passes the handshake, so that an
     /// unknown or expired certificate gets the gateway's 401 body rather than a TLS alert.
@@ -31,23 +30,24 @@ struct GatewayTLSChannel: ServerChildChannel {
 
     init(
         responder: @escaping HTTPChannelHandler.Responder,
+        respond: @escaping GatewayHTTP2Channel.Respond,
         limits: ConnectionLimits,
         admission: ConnectionAdmission,
         contexts: TLSContextSource,
+        serverName: String,
         acceptsAnyClientCertificate: Bool = false
     ) {
         http1 = GatewayHTTP1Channel(responder: responder, limits: limits, admission: admission)
-        let requestTime = limits.requestTime.head + limits.requestTime.body
-        http2 = HTTP2Channel(
-            responder: responder,
-            configuration: .init(
-                idleTimeout: .nanoseconds(limits.idleTimeout.nanoseconds),
+        http2 = GatewayHTTP2Channel(
+            respond: respond,
+            limits: .init(
+                requestTime: limits.requestTime.head + limits.requestTime.body,
+                idleTimeout: limits.idleTimeout,
                 gracefulCloseTimeout: .seconds(5),
-                streamConfiguration: .init(
-                    additionalChannelHandlers: [StreamRequestDeadline(limit: requestTime, admission: admission)],
-                    idleTimeout: limits.idleTimeout
-                )
-            )
+                maxBodyBytes: limits.maxBodyBytes
+            ),
+            admission: admission,
+            serverName: serverName
         )
         self.contexts = contexts
         self.acceptsAnyClientCertificate = acceptsAnyClientCertificate
@@ -80,7 +80,10 @@ struct GatewayTLSChannel: ServerChildChannel {
                     // Streams carry their own deadlines: the connection-wide ones would see one
                     // endless request.
                     deadlines.disable()
-                    return http2.setup(channel: channel, logger: logger).map { .http2($0) }
+                    return channel.eventLoop.makeCompletedFuture {
+                        try http2.setup(channel: channel, logger: logger)
+                        return .http2
+                    }
                 case .negotiated("http/1.1"), .fallback:
                     return http1.setupHTTP(on: channel, deadlines: deadlines, logger: logger).map { .http1($0) }
                 case .negotiated:
@@ -101,7 +104,7 @@ struct GatewayTLSChannel: ServerChildChannel {
         do {
             switch try await value.negotiated.get() {
             case .http1(let http1Value): await http1.handle(value: http1Value, logger: logger)
-            case .http2(let http2Value): await http2.handle(value: http2Value, logger: logger)
+            case .http2: await http2.handle(channel: value.channel)
             }
         } catch {
             logger.debug("TLS connection closed before a protocol was negotiated: \(error)")

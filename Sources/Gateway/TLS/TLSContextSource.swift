@@ -62,6 +62,10 @@ final class TLSContextSource: Sendable {
         configuration.maximumTLSVersion = .tlsv13
         configuration.cipherSuiteValues = tls12Ciphers
         configuration.applicationProtocols = ["h2", "http/1.1"]
+        // A connection the gateway closes (idle, shut down) waits this long for the client's
+        // close_notify; most clients never send one, and NIOSSL's 5 s default held every such
+        // connection's slot, and a SIGTERM's exit, for 5 s.
+        configuration.shutdownTimeout = .seconds(1)
         if requiresClientCertificate {
             // Required at the handshake; which merchant it stands for is decided per request.
             configuration.certificateVerification = .noHostnameVerification
