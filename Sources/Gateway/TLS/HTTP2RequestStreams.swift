@@ -72,8 +72,8 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        idleSince = .now()
-        armIdleTimer(at: .now() + limits.idleTimeout)
+        idleSince = context.eventLoop.now
+        armIdleTimer(at: context.eventLoop.now + limits.idleTimeout)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -113,7 +113,7 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
         }
         if streams.isEmpty { becameBusy() }
         if id > lastStreamID { lastStreamID = id }
-        let stream = Stream(head: head, startedAt: .now(), answering: headers.endStream)
+        let stream = Stream(head: head, startedAt: now, answering: headers.endStream)
         streams[id] = stream
         if headers.endStream { complete(id, stream) }
     }
@@ -262,7 +262,7 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
             context.eventLoop.execute { channel.close(promise: nil) }
             return
         }
-        idleSince = .now()
+        idleSince = now
         admission.becameIdle(context.channel)
     }
 
@@ -290,10 +290,10 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
     private func idleTimerFired() {
         guard !quiescing, let context else { return }
         guard let idleSince else {
-            armIdleTimer(at: .now() + limits.idleTimeout)
+            armIdleTimer(at: now + limits.idleTimeout)
             return
         }
-        if idleSince + limits.idleTimeout <= .now() {
+        if idleSince + limits.idleTimeout <= now {
             goAway()
             context.close(promise: nil)
         } else {
@@ -316,9 +316,9 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
 
     private func deadlinePassed() {
         deadlineTimer = nil
-        let now = NIODeadline.now()
+        let current = now
         let seconds = limits.requestTime.nanoseconds / 1_000_000_000
-        let late = streams.filter { !$0.value.answering && $0.value.startedAt + limits.requestTime <= now }.keys
+        let late = streams.filter { !$0.value.answering && $0.value.startedAt + limits.requestTime <= current }.keys
         for id in late {
             streams[id] = nil
             admission.notices.notice("HTTP/2 request not complete within \(seconds)s")
@@ -327,6 +327,9 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
         armDeadline()
         if !late.isEmpty { streamEnded() }
     }
+
+    /// The event loop's clock (a test's loop keeps its own).
+    private var now: NIODeadline { context?.eventLoop.now ?? .now() }
 
     private func stopTimers() {
         idleTimer?.cancel()
