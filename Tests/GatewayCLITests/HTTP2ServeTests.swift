@@ -23,24 +23,23 @@ struct HTTP2ServeTests {
         let sandbox = try await Sandbox.start(environment: ["GATEWAY_SERVER_MAX_BODY_BYTES": "400000"])
         defer { sandbox.stop() }
         let password = ["-u", "merchant.TESTMERCHANT:\(HTTPSServeTests.password)", "-H", "Content-Type: application/json"]
+        /// A PAY over HTTP/2 whose body has `padding` spaces in it.
+        func pay(order: String, padding: Int) throws -> (body: String, version: String, status: Int) {
+            let file = sandbox.folder.appendingPathComponent("\(order).json")
+            try Self.paddedPay(padding).write(to: file)
+            return try HTTPSServeTests.curl(
+                ["--http2", "--cacert", sandbox.ca, "-X", "PUT", "--data-binary", "@" + file.path] + password
+                    + [sandbox.url("/merchant/TESTMERCHANT/order/\(order)/transaction/1")]
+            )
+        }
         // 300 KB: more than four times the 65,535-byte windows of the stream and the connection.
-        let fits = sandbox.folder.appendingPathComponent("fits.json")
-        try Self.paddedPay(300_000).write(to: fits)
-        let paid = try HTTPSServeTests.curl(
-            ["--http2", "--cacert", sandbox.ca, "-X", "PUT", "--data-binary", "@" + fits.path] + password
-                + [sandbox.url("/merchant/TESTMERCHANT/order/large-body/transaction/1")]
-        )
+        let paid = try pay(order: "large-body", padding: 300_000)
         #expect(paid.version == "2" && paid.status == 201, "\(paid.body.prefix(300))")
         #expect(paid.body.contains("\"gatewayCode\":\"APPROVED\""))
 
         // Over the limit: refused as soon as the limit is passed, with the gateway's body, and
         // nothing is processed.
-        let over = sandbox.folder.appendingPathComponent("over.json")
-        try Self.paddedPay(500_000).write(to: over)
-        let refused = try HTTPSServeTests.curl(
-            ["--http2", "--cacert", sandbox.ca, "-X", "PUT", "--data-binary", "@" + over.path] + password
-                + [sandbox.url("/merchant/TESTMERCHANT/order/too-large/transaction/1")]
-        )
+        let refused = try pay(order: "too-large", padding: 500_000)
         #expect(refused.version == "2" && refused.status == 413, "\(refused.body.prefix(300))")
         #expect(refused.body.contains(#""cause":"INVALID_REQUEST""#))
         let nothing = try HTTPSServeTests.curl(
@@ -61,9 +60,10 @@ struct HTTP2ServeTests {
             return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
         def literal(name, value):
             return bytes([0, len(name)]) + name + bytes([len(value)]) + value
-        def get(stream, path):
-            return frame(1, 5, stream, literal(b":method", b"GET") + literal(b":scheme", b"https")
-                         + literal(b":path", path) + literal(b":authority", b"localhost"))
+        def request(stream, path, method=b"GET", extra=b"", end=True):
+            # HEADERS with END_HEADERS, and END_STREAM unless a body is to follow.
+            return frame(1, 5 if end else 4, stream, literal(b":method", method) + literal(b":scheme", b"https")
+                         + literal(b":path", path) + literal(b":authority", b"localhost") + extra)
         s.sendall(b"PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n" + frame(4, 0, 0))
         buffer = b""
         def frames_until(done, limit):
@@ -92,13 +92,38 @@ struct HTTP2ServeTests {
 
         """
 
+    @Test("an HTTP/2 stream that never finishes its request is reset after the head and body times; its connection serves on")
+    func slowStream() async throws {
+        let sandbox = try await Sandbox.start(environment: [
+            "GATEWAY_SERVER_HEADER_TIMEOUT_SECONDS": "1", "GATEWAY_SERVER_BODY_TIMEOUT_SECONDS": "1",
+        ])
+        defer { sandbox.stop() }
+        // Stream 1 sends a head promising a body and no body; stream 3, after stream 1 is reset,
+        // asks /information on the same connection.
+        let script =
+            Self.frames + """
+                s.sendall(request(1, b"/api/rest/version/100/merchant/TESTMERCHANT/order/o/transaction/1", b"PUT",
+                                  literal(b"content-length", b"100"), end=False))
+                outcome, seconds = frames_until(lambda kind, flags, stream, p: kind == 3 and stream == 1, 10)
+                print("reset", outcome, round(seconds))
+                s.sendall(request(3, b"/api/rest/version/100/information"))
+                print("answered", frames_until(lambda kind, flags, stream, p: kind == 1 and stream == 3, 5)[0])
+                """
+        let run = try HTTPSServeTests.tool("/usr/bin/env", ["python3", "-c", script, "\(sandbox.gateway.port)", sandbox.ca])
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.last == "answered frame", "\(run.stdout) \(run.stderr)")
+        let words = lines.first?.split(separator: " ") ?? []
+        #expect(words.count == 3 && words[1] == "frame", "\(run.stdout)")
+        #expect((1...4).contains(Int(words.last ?? "") ?? 99), "\(run.stdout)")
+    }
+
     @Test("an HTTP/2 connection without streams gets GOAWAY and is closed after server.idleTimeoutSeconds")
     func idleConnection() async throws {
         let sandbox = try await Sandbox.start(environment: ["GATEWAY_SERVER_IDLE_TIMEOUT_SECONDS": "1"])
         defer { sandbox.stop() }
         let script =
             Self.frames + """
-                s.sendall(get(1, b"/api/rest/version/100/information"))
+                s.sendall(request(1, b"/api/rest/version/100/information"))
                 print("answered", frames_until(lambda kind, flags, stream, p: kind == 0 and stream == 1 and flags & 1, 5)[0])
                 outcome, seconds = frames_until(lambda kind, flags, stream, p: kind == 7, 10)
                 print("goaway", outcome, round(seconds))
@@ -119,7 +144,7 @@ struct HTTP2ServeTests {
         defer { sandbox.stop() }
         let script =
             Self.frames + """
-                s.sendall(get(1, b"/api/rest/version/100/information"))
+                s.sendall(request(1, b"/api/rest/version/100/information"))
                 print("answered", frames_until(lambda kind, flags, stream, p: kind == 0 and stream == 1 and flags & 1, 5)[0])
                 os.kill(int(sys.argv[3]), signal.SIGTERM)
                 goaway = []
