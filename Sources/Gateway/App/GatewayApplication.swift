@@ -223,15 +223,15 @@ private func listenerApplication(
     let connectionLimits = limits.connectionLimits
     let admission = ConnectionAdmission(maxConnections: limits.maxConnections, logger: logger)
     let serverName = "applepay-gateway"
-    // One responder for both protocols: HTTP/2 calls it directly, HTTP/1.1 through Hummingbird.
+    // The channels call the router themselves (RouterCall), not through Hummingbird's responder.
     let routes = router.buildResponder()
+    let respond: RouterCall.Respond = { request, context in try await routes.respond(to: request, context: context) }
     return Application(
         responder: routes,
-        server: HTTPServerBuilder { responder in
+        server: HTTPServerBuilder { _ in
             if let contexts {
                 return GatewayTLSChannel(
-                    responder: responder,
-                    respond: { request, context in try await routes.respond(to: request, context: context) },
+                    respond: respond,
                     limits: connectionLimits,
                     admission: admission,
                     contexts: contexts,
@@ -239,7 +239,7 @@ private func listenerApplication(
                     acceptsAnyClientCertificate: acceptsAnyClientCertificate
                 )
             }
-            return GatewayHTTP1Channel(responder: responder, limits: connectionLimits, admission: admission)
+            return GatewayHTTP1Channel(respond: respond, limits: connectionLimits, admission: admission, serverName: serverName)
         },
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.host, port: port),

@@ -33,17 +33,22 @@ extension GatewayConfiguration.ServerLimits {
     }
 }
 
-/// HTTP/1.1 as Hummingbird serves it, hardened against clients that misbehave on purpose:
-/// request deadlines ([`RequestDeadlines`]), a share of connection slots kept from connections
-/// that never complete a request ([`ConnectionAdmission`]), HTTP/1.0 and over-limit bodies closed
-/// after their answer ([`ConnectionPersistence`]), and MPGS error bodies for requests the parser
-/// refuses ([`MalformedRequestAnswer`]).
+/// HTTP/1.1, hardened against clients that misbehave on purpose: request deadlines
+/// ([`RequestDeadlines`]), a share of connection slots kept from connections that never complete
+/// a request ([`ConnectionAdmission`]), HTTP/1.0 and over-limit bodies closed after their answer
+/// ([`ConnectionPersistence`]), and MPGS error bodies for requests the parser refuses
+/// ([`MalformedRequestAnswer`]). NIO's HTTP/1 codec and Hummingbird's conversion to the HTTP types
+/// and connection state (idle timeout, graceful close) as Hummingbird sets them up; requests are
+/// answered by [`HTTP1RequestServer`] at the end of the pipeline.
 struct GatewayHTTP1Channel: ServerChildChannel {
-    typealias Value = HTTP1Channel.Value
+    struct Value: ServerChildChannelValue {
+        let channel: any Channel
+    }
 
-    let responder: HTTPChannelHandler.Responder
+    let respond: RouterCall.Respond
     let limits: ConnectionLimits
     let admission: ConnectionAdmission
+    let serverName: String
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         admission.admit(channel)
@@ -73,32 +78,53 @@ struct GatewayHTTP1Channel: ServerChildChannel {
 
     /// HTTP/1.1 itself, after the byte guards (and after TLS, when there is TLS).
     func setupHTTP(on channel: any Channel, deadlines: RequestDeadlines, logger: Logger) -> EventLoopFuture<Value> {
-        let maxBodyBytes = limits.maxBodyBytes
-        let admission = admission
-        let http = HTTP1Channel(
-            responder: responder,
-            configuration: .init(
-                additionalChannelHandlers: [
-                    MalformedRequestAnswer(),
-                    RequestPartsWatcher(deadlines, admission: admission, maxPipelined: limits.maxPipelinedRequests),
-                ],
-                idleTimeout: limits.idleTimeout
+        let respond = respond
+        let serverName = serverName
+        return channel.eventLoop.makeCompletedFuture {
+            // Hummingbird's HTTP/1 decoder limits.
+            var decoderLimits = NIOHTTPDecoderLimitConfiguration()
+            decoderLimits.maxHeaderFieldSize = 80 * 1024
+            decoderLimits.maxHeaderListSize = 80 * 1024
+            decoderLimits.maxHeaderFieldCount = 1000
+            let pipeline = channel.pipeline.syncOperations
+            try pipeline.configureHTTPServerPipeline(
+                withPipeliningAssistance: false,
+                withErrorHandling: false,
+                withOutboundHeaderValidation: false,
+                withEncoderConfiguration: .init(),
+                withDecoderLimitConfiguration: decoderLimits
             )
-        )
-        // HTTP1Channel's setup completes at once, on the event loop, so the handler below is in
-        // place before the first byte is read. It needs the HTTP/1 types, so it goes just before
-        // Hummingbird's conversion to the HTTP types.
-        return http.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            let conversion = try channel.pipeline.syncOperations.handler(type: HTTP1ToHTTPServerCodec.self)
-            try channel.pipeline.syncOperations.addHandler(
-                ConnectionPersistence(maxBodyBytes: maxBodyBytes),
-                position: .before(conversion)
+            // Needs the HTTP/1 types, so it goes before the conversion to the HTTP types.
+            try pipeline.addHandler(ConnectionPersistence(maxBodyBytes: limits.maxBodyBytes))
+            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try pipeline.addHandler(MalformedRequestAnswer())
+            try pipeline.addHandler(RequestPartsWatcher(deadlines, admission: admission, maxPipelined: limits.maxPipelinedRequests))
+            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: .init(limits.idleTimeout), logger: logger))
+            try pipeline.addHandler(
+                HTTP1RequestServer(maxBodyBytes: limits.maxBodyBytes) { request, server in
+                    Task {
+                        let answer = await RouterCall.answer(
+                            Request(head: request.head, body: request.body),
+                            on: channel,
+                            respond: respond,
+                            serverName: serverName,
+                            logger: logger
+                        )
+                        RouterCall.onLoop(channel.eventLoop) { server.value.answer(answer) }
+                    }
+                }
             )
-            return value
+            return Value(channel: channel)
         }
     }
 
+    /// The handlers serve the connection; this only waits for it to close. Cancelled (the
+    /// shutdown's grace period is over), it closes, whatever it was doing.
     func handle(value: Value, logger: Logger) async {
-        await HTTP1Channel(responder: responder).handle(value: value, logger: logger)
+        await withTaskCancellationHandler {
+            try? await value.channel.closeFuture.get()
+        } onCancel: {
+            value.channel.close(promise: nil)
+        }
     }
 }

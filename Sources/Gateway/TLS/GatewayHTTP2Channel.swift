@@ -15,7 +15,7 @@ import NIOHTTP2
 /// handlers, an async channel and a task reading it: on this gateway's small requests that
 /// cost more than HTTP/1.1's whole request (profile in `scripts/profile-request-cost`).
 struct GatewayHTTP2Channel: Sendable {
-    typealias Respond = @Sendable (Request, GatewayRequestContext) async throws -> Response
+    typealias Respond = RouterCall.Respond
 
     let respond: Respond
     let limits: HTTP2RequestStreams.Limits
@@ -44,9 +44,6 @@ struct GatewayHTTP2Channel: Sendable {
         }
     }
 
-    /// One request through the router, as Hummingbird's application does it for HTTP/1.1: a
-    /// request id on the logger, a 500 for an error no route turned into a response, the
-    /// server's name.
     private static func answer(
         _ request: HTTP2StreamRequest,
         to streams: NIOLoopBound<HTTP2RequestStreams>,
@@ -55,62 +52,16 @@ struct GatewayHTTP2Channel: Sendable {
         serverName: String,
         logger: Logger
     ) async {
-        var logger = logger
-        logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
-        let context = GatewayRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
-        var response: Response
-        do {
-            response = try await respond(Request(head: request.head, body: RequestBody(buffer: request.body)), context)
-        } catch {
-            logger.debug("Unrecognised Error", metadata: ["error.type": "\(error)"])
-            response = Response(status: .internalServerError)
-        }
-        response.headers[.server] = serverName
-        let body = CollectedBody()
-        let written: Bool
-        do {
-            try await response.body.write(CollectingBodyWriter(into: body))
-            written = true
-        } catch {
-            logger.debug("Response body failed: \(error)")
-            written = false
-        }
-        let head = response.head
+        let answer = await RouterCall.answer(
+            Request(head: request.head, body: RequestBody(buffer: request.body)),
+            on: channel,
+            respond: respond,
+            serverName: serverName,
+            logger: logger
+        )
         let stream = request.stream
-        let bytes = body.buffer
-        onLoop(channel.eventLoop) {
-            if written { streams.value.answer(stream, head: head, body: bytes) } else { streams.value.abandon(stream) }
+        RouterCall.onLoop(channel.eventLoop) {
+            if let answer { streams.value.answer(stream, head: answer.head, body: answer.body) } else { streams.value.abandon(stream) }
         }
     }
-
-    private static func onLoop(_ loop: any EventLoop, _ work: @escaping @Sendable () -> Void) {
-        if loop.inEventLoop { work() } else { loop.execute(work) }
-    }
-}
-
-/// A response body gathered whole: the gateway's bodies are small JSON documents and pages, sent
-/// as one DATA frame.
-private final class CollectedBody: @unchecked Sendable {
-    var buffer = ByteBuffer()
-}
-
-private struct CollectingBodyWriter: ResponseBodyWriter {
-    let body: CollectedBody
-
-    init(into body: CollectedBody) { self.body = body }
-
-    mutating func write(_ buffer: ByteBuffer) async throws {
-        if body.buffer.readableBytes == 0 {
-            body.buffer = buffer
-        } else {
-            var buffer = buffer
-            body.buffer.writeBuffer(&buffer)
-        }
-    }
-
-    mutating func write(contentsOf buffers: some Sequence<ByteBuffer>) async throws {
-        for buffer in buffers { try await write(buffer) }
-    }
-
-    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }

@@ -29,15 +29,14 @@ struct GatewayTLSChannel: ServerChildChannel {
     let acceptsAnyClientCertificate: Bool
 
     init(
-        responder: @escaping HTTPChannelHandler.Responder,
-        respond: @escaping GatewayHTTP2Channel.Respond,
+        respond: @escaping RouterCall.Respond,
         limits: ConnectionLimits,
         admission: ConnectionAdmission,
         contexts: TLSContextSource,
         serverName: String,
         acceptsAnyClientCertificate: Bool = false
     ) {
-        http1 = GatewayHTTP1Channel(responder: responder, limits: limits, admission: admission)
+        http1 = GatewayHTTP1Channel(respond: respond, limits: limits, admission: admission, serverName: serverName)
         http2 = GatewayHTTP2Channel(
             respond: respond,
             limits: .init(
