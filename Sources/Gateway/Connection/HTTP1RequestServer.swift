@@ -158,7 +158,7 @@ final class HTTP1RequestServer: ChannelDuplexHandler {
                 handOn(body: .init(buffer: request.body))
                 return
             }
-            reading = nil
+            reading = nil  // its only holder now: appending copies no body
             if request.body.readableBytes == 0 { request.body = bytes } else { request.body.writeBuffer(&bytes) }
             reading = request
         case .part(.end):

@@ -124,7 +124,9 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
     }
 
     private func received(_ data: HTTP2Frame.FramePayload.Data, on id: HTTP2StreamID) {
-        guard var stream = streams[id], !stream.answering, case .byteBuffer(var bytes) = data.data else { return }
+        guard streams[id]?.answering == false, case .byteBuffer(var bytes) = data.data else { return }
+        // Out of the dictionary while it grows, so that appending copies no body.
+        guard var stream = streams.removeValue(forKey: id) else { return }
         if stream.body.readableBytes + bytes.readableBytes > limits.maxBodyBytes {
             // Over the limit: the route refuses what it is given, and the rest is not waited for.
             let kept = limits.maxBodyBytes + 1 - stream.body.readableBytes
