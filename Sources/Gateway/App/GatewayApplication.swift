@@ -225,21 +225,20 @@ private func listenerApplication(
     let serverName = "applepay-gateway"
     // The channels call the router themselves (RouterCall), not through Hummingbird's responder.
     let routes = router.buildResponder()
-    let respond: RouterCall.Respond = { request, context in try await routes.respond(to: request, context: context) }
+    let call = RouterCall(respond: { request, context in try await routes.respond(to: request, context: context) }, serverName: serverName)
     return Application(
         responder: routes,
         server: HTTPServerBuilder { _ in
             if let contexts {
                 return GatewayTLSChannel(
-                    respond: respond,
+                    router: call,
                     limits: connectionLimits,
                     admission: admission,
                     contexts: contexts,
-                    serverName: serverName,
                     acceptsAnyClientCertificate: acceptsAnyClientCertificate
                 )
             }
-            return GatewayHTTP1Channel(respond: respond, limits: connectionLimits, admission: admission, serverName: serverName)
+            return GatewayHTTP1Channel(router: call, limits: connectionLimits, admission: admission)
         },
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.host, port: port),

@@ -45,10 +45,9 @@ struct GatewayHTTP1Channel: ServerChildChannel {
         let channel: any Channel
     }
 
-    let respond: RouterCall.Respond
+    let router: RouterCall
     let limits: ConnectionLimits
     let admission: ConnectionAdmission
-    let serverName: String
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         admission.admit(channel)
@@ -78,8 +77,7 @@ struct GatewayHTTP1Channel: ServerChildChannel {
 
     /// HTTP/1.1 itself, after the byte guards (and after TLS, when there is TLS).
     func setupHTTP(on channel: any Channel, deadlines: RequestDeadlines, logger: Logger) -> EventLoopFuture<Value> {
-        let respond = respond
-        let serverName = serverName
+        let router = router
         return channel.eventLoop.makeCompletedFuture {
             // Hummingbird's HTTP/1 decoder limits.
             var decoderLimits = NIOHTTPDecoderLimitConfiguration()
@@ -102,15 +100,8 @@ struct GatewayHTTP1Channel: ServerChildChannel {
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: .init(limits.idleTimeout), logger: logger))
             try pipeline.addHandler(
                 HTTP1RequestServer(maxBodyBytes: limits.maxBodyBytes) { request, server in
-                    Task {
-                        let answer = await RouterCall.answer(
-                            Request(head: request.head, body: request.body),
-                            on: channel,
-                            respond: respond,
-                            serverName: serverName,
-                            logger: logger
-                        )
-                        RouterCall.onLoop(channel.eventLoop) { server.value.answer(answer) }
+                    router.start(Request(head: request.head, body: request.body), on: channel, logger: logger) {
+                        server.value.answer($0)
                     }
                 }
             )
@@ -118,13 +109,7 @@ struct GatewayHTTP1Channel: ServerChildChannel {
         }
     }
 
-    /// The handlers serve the connection; this only waits for it to close. Cancelled (the
-    /// shutdown's grace period is over), it closes, whatever it was doing.
     func handle(value: Value, logger: Logger) async {
-        await withTaskCancellationHandler {
-            try? await value.channel.closeFuture.get()
-        } onCancel: {
-            value.channel.close(promise: nil)
-        }
+        await RouterCall.untilClosed(value.channel)
     }
 }

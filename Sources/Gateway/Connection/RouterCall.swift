@@ -7,18 +7,33 @@ import NIOCore
 
 /// One request through the router, as Hummingbird's application does it: a request id on the
 /// logger, a 500 for an error no route turned into a response, the server's name, and the body
-/// gathered whole (the gateway's bodies are small JSON documents and pages).
-enum RouterCall {
+/// gathered whole (the gateway's bodies are small JSON documents and pages). Both protocols'
+/// channels answer through it.
+struct RouterCall: Sendable {
     typealias Respond = @Sendable (Request, GatewayRequestContext) async throws -> Response
+    /// A response's head and body; nil when its body failed part-way.
+    typealias Answer = (head: HTTPResponse, body: ByteBuffer)?
 
-    /// The response's head and body; nil when its body failed part-way.
-    static func answer(
+    let respond: Respond
+    let serverName: String
+
+    /// Answers `request` in a task of its own, then gives the answer to `deliver` on the
+    /// channel's event loop. The task starts on that loop (the event loops are Swift's global
+    /// executor, and it sticks to the loop it is enqueued from), so a request crosses no thread on
+    /// its way in or out.
+    func start(
         _ request: Request,
         on channel: any Channel,
-        respond: Respond,
-        serverName: String,
-        logger: Logger
-    ) async -> (head: HTTPResponse, body: ByteBuffer)? {
+        logger: Logger,
+        deliver: @escaping @Sendable (Answer) -> Void
+    ) {
+        Task {
+            let answer = await answer(request, on: channel, logger: logger)
+            if channel.eventLoop.inEventLoop { deliver(answer) } else { channel.eventLoop.execute { deliver(answer) } }
+        }
+    }
+
+    func answer(_ request: Request, on channel: any Channel, logger: Logger) async -> Answer {
         var logger = logger
         logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
         let context = GatewayRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
@@ -40,9 +55,14 @@ enum RouterCall {
         return (response.head, body.buffer)
     }
 
-    /// Runs `work` on `loop`, at once when already there.
-    static func onLoop(_ loop: any EventLoop, _ work: @escaping @Sendable () -> Void) {
-        if loop.inEventLoop { work() } else { loop.execute(work) }
+    /// A connection's handlers serve it; its task only waits for it to close. Cancelled (the
+    /// shutdown's grace period is over), the connection closes, whatever it was doing.
+    static func untilClosed(_ channel: any Channel) async {
+        await withTaskCancellationHandler {
+            try? await channel.closeFuture.get()
+        } onCancel: {
+            channel.close(promise: nil)
+        }
     }
 }
 

@@ -29,24 +29,22 @@ struct GatewayTLSChannel: ServerChildChannel {
     let acceptsAnyClientCertificate: Bool
 
     init(
-        respond: @escaping RouterCall.Respond,
+        router: RouterCall,
         limits: ConnectionLimits,
         admission: ConnectionAdmission,
         contexts: TLSContextSource,
-        serverName: String,
         acceptsAnyClientCertificate: Bool = false
     ) {
-        http1 = GatewayHTTP1Channel(respond: respond, limits: limits, admission: admission, serverName: serverName)
+        http1 = GatewayHTTP1Channel(router: router, limits: limits, admission: admission)
         http2 = GatewayHTTP2Channel(
-            respond: respond,
+            router: router,
             limits: .init(
                 requestTime: limits.requestTime.head + limits.requestTime.body,
                 idleTimeout: limits.idleTimeout,
                 gracefulCloseTimeout: .seconds(5),
                 maxBodyBytes: limits.maxBodyBytes
             ),
-            admission: admission,
-            serverName: serverName
+            admission: admission
         )
         self.contexts = contexts
         self.acceptsAnyClientCertificate = acceptsAnyClientCertificate
@@ -103,7 +101,7 @@ struct GatewayTLSChannel: ServerChildChannel {
         do {
             switch try await value.negotiated.get() {
             case .http1(let http1Value): await http1.handle(value: http1Value, logger: logger)
-            case .http2: await http2.handle(channel: value.channel)
+            case .http2: await RouterCall.untilClosed(value.channel)
             }
         } catch {
             logger.debug("TLS connection closed before a protocol was negotiated: \(error)")
