@@ -117,6 +117,9 @@ struct MintedTokenTests {
             try await minted.decryptor(offset: offset).verifySignature(of: token)
         }
         #expect(error?.code == .signingTimeOutsideWindow)
+        // Both times are named in ISO 8601, UTC, to the second.
+        let times = error?.reason.matches(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/).count
+        #expect(times == 2, "\(error?.reason ?? "")")
         _ = try await minted.decryptor(offset: offset / 5).verifySignature(of: token)
     }
 

@@ -109,5 +109,8 @@ struct ChainEvaluator {
 }
 
 extension Date {
-    var iso8601: String { ISO8601DateFormatter().string(from: self) }
+    /// For refusal messages. The format style is plain Swift; `ISO8601DateFormatter` built an ICU
+    /// formatter (about 600 allocations) per call, so every stale token cost far more to refuse
+    /// than a good one did to accept.
+    var iso8601: String { formatted(.iso8601) }
 }
