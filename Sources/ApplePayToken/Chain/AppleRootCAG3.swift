@@ -18,7 +18,7 @@ extension TrustRoots {
         }
         var serializer = DER.Serializer()
         try? serializer.serialize(certificate)
-        let fingerprint = Hex.encode(SHA256.hash(data: serializer.serializedBytes), uppercase: true)
+        let fingerprint = Hex.encode(Array(SHA256.hash(data: serializer.serializedBytes)), uppercase: true)
         precondition(fingerprint == appleRootCAG3Fingerprint, "the embedded Apple Root CA - G3 is not the pinned one")
         return certificate
     }()

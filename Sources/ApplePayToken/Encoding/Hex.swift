@@ -14,14 +14,22 @@ package enum Hex {
         return bytes
     }
 
-    package static func encode<Bytes: Sequence>(_ bytes: Bytes, uppercase: Bool = false) -> String where Bytes.Element == UInt8 {
-        let digits = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
-        var out = [UInt8]()
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
+    /// One allocation: the string is written in place. Transaction ids and digests are encoded a
+    /// few times per token, and growing an array then copying it into a string took about eight.
+    package static func encode<Bytes: Collection>(_ bytes: Bytes, uppercase: Bool = false) -> String
+    where Bytes.Element == UInt8 {
+        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            digits.withUTF8Buffer { digits in
+                var index = 0
+                for byte in bytes {
+                    out[index] = digits[Int(byte >> 4)]
+                    out[index + 1] = digits[Int(byte & 0x0F)]
+                    index += 2
+                }
+                return index
+            }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     private static func nibble(_ c: UInt8) -> UInt8? {
