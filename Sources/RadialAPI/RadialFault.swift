@@ -73,13 +73,11 @@ package struct RadialFault: Error, Sendable, Equatable {
         RadialRoutes.xml(kind.status, XMLWriter.document(output(at: time)))
     }
 
-    /// `xsd:dateTime` in UTC with an explicit offset, as the fault schema's example shows.
+    /// `xsd:dateTime` in UTC with an explicit offset, as the fault schema's example shows. The
+    /// format style is plain Swift: a `DateFormatter` built an ICU formatter for every fault,
+    /// which made a refusal cost more than an approval.
     static func timestamp(_ time: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'+00:00'"
-        return formatter.string(from: time)
+        String(time.formatted(.iso8601).dropLast()) + "+00:00"
     }
 }
 

@@ -140,6 +140,8 @@ struct RadialCreditCardAuthTests {
             #expect(reply.text("Code") == "TOKEN_REJECTED")
             #expect(reply.text("Element") == "CreditCardAuthRequest/Amount")
             #expect(reply.text("Description")?.contains("AMOUNT_MISMATCH") == true)
+            let stamp = try #require(reply.text("CreateTimestamp"))
+            #expect(stamp.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00/) != nil, "\(stamp)")
             // The same token with the right amount is not a replay: the refused request used nothing.
             let approved = try await client.radial(
                 Radial.authPath(),
