@@ -8,6 +8,11 @@ import Foundation
 struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
+    /// The members read so far of every object still open, innermost last. Each object's
+    /// dictionary is made once, at its size, when the object closes: filled member by member it
+    /// was reallocated and rehashed at every doubling, and each key was hashed twice (the
+    /// duplicate check, then the insert).
+    private var openMembers: [(key: String, value: JSONValue)] = []
     private static let maximumDepth = 64
 
     struct Failure: Error {
@@ -51,20 +56,24 @@ struct JSONParser {
 
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
         index += 1
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
-        if consume(UInt8(ascii: "}")) { return .object(members) }
+        if consume(UInt8(ascii: "}")) { return .object([:]) }
+        let first = openMembers.count
         repeat {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Failure() }
             let key = try string()
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { throw Failure() }
-            guard members[key] == nil else { throw Failure(duplicateKey: key) }
-            members[key] = try value(depth: depth + 1)
+            openMembers.append((key, try value(depth: depth + 1)))
             skipWhitespace()
         } while consume(UInt8(ascii: ","))
         guard consume(UInt8(ascii: "}")) else { throw Failure() }
+        var members = [String: JSONValue](minimumCapacity: openMembers.count - first)
+        for (key, value) in openMembers[first...] {
+            guard members.updateValue(value, forKey: key) == nil else { throw Failure(duplicateKey: key) }
+        }
+        openMembers.removeSubrange(first...)
         return .object(members)
     }
 

@@ -57,7 +57,7 @@ struct MintedTokenTests {
             return
         }
         let shared = try privateKey.sharedSecretFromKeyAgreement(with: P256.KeyAgreement.PublicKey(derRepresentation: ephemeral))
-        #expect(shared.withUnsafeBytes { Hex.encode($0) } == secretHex)
+        #expect(shared.withUnsafeBytes { Hex.encode(Array($0)) } == secretHex)
 
         let result = try await minted.decryptor().decrypt(token, using: minted.keyRing())
         #expect(result.paymentData.jsonValue(unmasked: true) == (try minted.expected("ec-leading-zero-secret")))

@@ -14,20 +14,18 @@ package enum Hex {
         return bytes
     }
 
-    /// One allocation: the string is written in place. Transaction ids and digests are encoded a
-    /// few times per token, and growing an array then copying it into a string took about eight.
-    package static func encode<Bytes: Collection>(_ bytes: Bytes, uppercase: Bool = false) -> String
-    where Bytes.Element == UInt8 {
+    /// One allocation: the string is written in place. Not generic on purpose: called from other
+    /// modules, a generic version ran unspecialised and allocated for every byte it iterated (a
+    /// 32-byte digest cost 32 allocations).
+    package static func encode(_ bytes: [UInt8], uppercase: Bool = false) -> String {
         let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
         return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
             digits.withUTF8Buffer { digits in
-                var index = 0
-                for byte in bytes {
-                    out[index] = digits[Int(byte >> 4)]
-                    out[index + 1] = digits[Int(byte & 0x0F)]
-                    index += 2
+                for (index, byte) in bytes.enumerated() {
+                    out[2 * index] = digits[Int(byte >> 4)]
+                    out[2 * index + 1] = digits[Int(byte & 0x0F)]
                 }
-                return index
+                return bytes.count * 2
             }
         }
     }
