@@ -58,6 +58,8 @@ struct JSONParser {
         index += 1
         skipWhitespace()
         if consume(UInt8(ascii: "}")) { return .object([:]) }
+        // Room for a request's members at once (growing from empty took five allocations).
+        if openMembers.capacity == 0 { openMembers.reserveCapacity(16) }
         let first = openMembers.count
         repeat {
             skipWhitespace()

@@ -17,10 +17,12 @@ package struct RequestFingerprinter: Sendable {
     }
 
     private static let legacyLabel = Array("legacy-v1".utf8)
-    private let key: SymmetricKey
+    /// HMAC with the key already absorbed: each request copies it, where keying a fresh one per
+    /// request padded and hashed the key again, in eight allocations.
+    private let keyed: HMAC<SHA256>
 
     package init(key: [UInt8]) {
-        self.key = SymmetricKey(data: key)
+        self.keyed = HMAC<SHA256>(key: SymmetricKey(data: key))
     }
 
     /// - Parameters:
@@ -46,7 +48,9 @@ package struct RequestFingerprinter: Sendable {
     package static func isUnsealedLegacy(_ stored: [UInt8]) -> Bool { stored.count == SHA256.byteCount }
 
     private func mac(_ kind: Kind, _ message: [UInt8]) -> [UInt8] {
-        [kind.rawValue] + Array(HMAC<SHA256>.authenticationCode(for: message, using: key))
+        var hmac = keyed
+        hmac.update(data: message)
+        return [kind.rawValue] + Array(hmac.finalize())
     }
 }
 
