@@ -14,8 +14,9 @@ import NIOHTTPTypes
 /// is handed on whole. One still arriving when a read ends is handed on then, its body as a
 /// stream fed as it arrives (so it is in flight, and shutdown waits for it, as before), never more
 /// than `maxBodyBytes + 1` bytes of it: the route refuses a longer one with the gateway's 413
-/// body. While a complete request is answered nothing more is read from the socket: a client that
-/// pipelines waits in the kernel's buffer, and what one read brought waits here, in order. A parse
+/// body. Once the next request has begun arriving while one is answered, nothing more is read
+/// from the socket: a client that pipelines waits in the kernel's buffer, and what one read
+/// brought waits here, in order. A client that waits for each answer is never held. A parse
 /// error is answered as Hummingbird did: inside a body the route reads the body, fails and says
 /// why; outside one, a bare 400 that [`MalformedRequestAnswer`] gives the gateway's body. Either
 /// way the connection then closes.
@@ -107,9 +108,12 @@ final class HTTP1RequestServer: ChannelDuplexHandler {
         context.fireChannelInactive()
     }
 
-    /// No reading while a complete request is answered.
+    /// No reading while a complete request is answered and parts of the next are waiting. Not
+    /// while the first is answered alone: a client that waits for each answer sends nothing
+    /// meanwhile, and holding its reads took the socket out of epoll and put it back (two
+    /// `epoll_ctl` calls a request).
     func read(context: ChannelHandlerContext) {
-        if inFlight, streaming == nil {
+        if inFlight, streaming == nil, !queued.isEmpty {
             readHeld = true
         } else {
             context.read()
