@@ -8,6 +8,7 @@ extension ConsoleRejection {
         switch self {
         case .invalidCredentials, .sessionExpired: .unauthorized
         case .operatorLocked, .addressLocked: .tooManyRequests
+        case .loginsBusy: .serviceUnavailable
         case .csrfTokenMismatch, .roleForbidden: .forbidden
         case .orderNotFound: .notFound
         case .invalidField: .badRequest
@@ -20,6 +21,7 @@ extension ConsoleRejection {
         case .operatorLocked(let until):
             "Too many failed logins: this operator is locked until \(ConsoleFormat.time(until))."
         case .addressLocked: "Too many failed logins from this address. Try again later."
+        case .loginsBusy: "Too many logins are being checked at once. Try again in a few seconds."
         case .sessionExpired: "Your session has ended. Log in again."
         case .csrfTokenMismatch: "This form has expired or did not come from the console. Open the page again and resubmit."
         case .roleForbidden(let role): "A \(role.rawValue) operator cannot do this: it needs an admin."

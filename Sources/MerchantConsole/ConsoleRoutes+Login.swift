@@ -29,7 +29,14 @@ extension ConsoleRoutes {
             let policy = services.policy
             let failures = try await services.store.loginFailures(address: address, since: now.addingTimeInterval(-policy.addressWindow))
             let stored = services.merchants[merchantId] == nil ? nil : try await services.store.consoleOperator(merchantId: merchantId, name: name)
-            let decision = policy.login(stored, password: password, addressFailures: failures, now: now)
+            let decide = { @Sendable in policy.login(stored, password: password, addressFailures: failures, now: now) }
+            // A lockout answers at once; a password is checked off the event loops, if there is room.
+            guard
+                let decision = policy.checksPassword(stored, addressFailures: failures, now: now)
+                    ? await services.passwordChecks.run(decide) : decide()
+            else {
+                return loginPage(request: request, error: .loginsBusy, merchantId: merchantId, name: name)
+            }
             if let updated = decision.updated { _ = try await services.store.updateOperator(updated) }
             switch decision.result {
             case .failure(let rejection):

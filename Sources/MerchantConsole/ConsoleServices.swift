@@ -14,6 +14,8 @@ package struct ConsoleServices: Sendable {
     /// How the transactions the console makes are stored (the MPGS API's format).
     package var encoding: any TransactionResponseEncoding
     package var policy: ConsolePolicy
+    /// Shared by every listener's console, so that password checks take one core at most.
+    package var passwordChecks: PasswordCheckQueue
     /// Adds `Secure` to cookies (the console is served over TLS).
     package var secureCookies: Bool
     package var clock: @Sendable () -> Date
@@ -32,6 +34,7 @@ package struct ConsoleServices: Sendable {
         fingerprinter: RequestFingerprinter,
         encoding: any TransactionResponseEncoding,
         policy: ConsolePolicy = ConsolePolicy(),
+        passwordChecks: PasswordCheckQueue = PasswordCheckQueue(),
         secureCookies: Bool = false,
         clock: @escaping @Sendable () -> Date = { Date() },
         identities: (any ApplePayIdentityManaging)? = nil,
@@ -45,6 +48,7 @@ package struct ConsoleServices: Sendable {
         self.fingerprinter = fingerprinter
         self.encoding = encoding
         self.policy = policy
+        self.passwordChecks = passwordChecks
         self.secureCookies = secureCookies
         self.clock = clock
         self.identities = identities

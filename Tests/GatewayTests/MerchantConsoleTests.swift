@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import MerchantConsole
 import StoreTestSupport
 import Testing
 
@@ -245,6 +246,31 @@ struct MerchantConsoleTests {
             clock.advance(by: services.consolePolicy.operatorLockout + 1)
             let later = try await browser.login(merchant: TestGateway.merchantId, name: "alice", password: Self.adminPassword)
             #expect(later.status == .seeOther)
+        }
+    }
+
+    @Test("a login that finds the password line full is refused at once, unhashed and uncounted; a lockout still answers")
+    func passwordLineFull() async throws {
+        var busyServices = try await console()
+        busyServices.passwordChecks = PasswordCheckQueue(capacity: 0)
+        let services = busyServices
+        try await application(services).test(.router) { client in
+            try await addOperators(services)
+            let consoleStore = try #require(services.consoleStore)
+            let browser = ConsoleBrowser(client)
+            let busy = try await browser.login(merchant: TestGateway.merchantId, name: "alice", password: Self.adminPassword)
+            #expect(busy.status == .serviceUnavailable)
+            #expect(busy.html.contains("Too many logins are being checked at once"))
+            #expect(browser.cookies["ma_session"] == nil)
+            let alice = try await consoleStore.consoleOperator(merchantId: TestGateway.merchantId, name: "alice")
+            #expect(alice?.failedLogins == 0)
+            #expect(try await consoleStore.loginFailures(address: "127.0.0.1", since: .distantPast) == 0)
+            // A locked-out operator is told so without waiting for the line.
+            var locked = try #require(alice)
+            locked.lockedUntil = clock.now().addingTimeInterval(60)
+            _ = try await consoleStore.updateOperator(locked)
+            let refused = try await browser.login(merchant: TestGateway.merchantId, name: "alice", password: Self.adminPassword)
+            #expect(refused.status == .tooManyRequests)
         }
     }
 }

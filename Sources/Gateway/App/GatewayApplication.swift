@@ -111,6 +111,7 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
                 fingerprinter: services.fingerprinter,
                 encoding: MPGSResponseEncoding.encoder,
                 policy: services.consolePolicy,
+                passwordChecks: services.passwordChecks,
                 // The session cookie is `Secure` whenever the gateway serves HTTPS itself.
                 secureCookies: services.configuration.tls != nil,
                 clock: services.clock,

@@ -4,6 +4,7 @@ import Foundation
 import GatewayCore
 import GatewayStores
 import MPGSAPI
+import MerchantConsole
 import ServiceLifecycle
 
 /// What the service runs on, assembled once from the configuration. Tests build it the same way
@@ -23,6 +24,8 @@ struct GatewayDependencies: Sendable {
     var consoleStore: (any ConsoleStore)?
     /// Session expiry and login lockout for the console (tests shorten them).
     var consolePolicy = ConsolePolicy()
+    /// Where console logins hash passwords: one line for every listener's console.
+    var passwordChecks = PasswordCheckQueue()
     /// Where the console keeps each merchant's Apple Pay keys: `applepay/` beside the sandbox
     /// authority (`data/applepay`, `gateway applepay-identity`'s default, with the defaults).
     var consoleIdentityRoot: URL {

@@ -23,6 +23,12 @@ package struct ConsolePolicy: Sendable, Hashable {
         now.timeIntervalSince(session.lastSeenAt) < idleTimeout && now.timeIntervalSince(session.createdAt) < absoluteLifetime
     }
 
+    /// Whether ``login(_:password:addressFailures:now:)`` will hash the password: false when a
+    /// lockout refuses the login first.
+    package func checksPassword(_ stored: StoredOperator?, addressFailures: Int, now: Date) -> Bool {
+        lockout(stored, addressFailures: addressFailures, now: now) == nil
+    }
+
     /// Decides a login: the operator after it (failures counted or cleared) and whether it succeeds.
     /// `operator` is nil when the merchant has no operator of that name.
     package func login(
@@ -31,13 +37,12 @@ package struct ConsolePolicy: Sendable, Hashable {
         addressFailures: Int,
         now: Date
     ) -> (updated: StoredOperator?, result: Result<StoredOperator, ConsoleRejection>) {
-        if addressFailures >= addressFailureLimit { return (nil, .failure(.addressLocked)) }
+        if let refusal = lockout(stored, addressFailures: addressFailures, now: now) { return (nil, .failure(refusal)) }
         guard var stored else {
             // Hash anyway, so an unknown name takes as long as a wrong password.
             _ = PasswordHash(stored: Self.decoy)?.matches(password)
             return (nil, .failure(.invalidCredentials))
         }
-        if let until = stored.lockedUntil, until > now { return (nil, .failure(.operatorLocked(until: until))) }
         guard stored.passwordHash.matches(password) else {
             stored.failedLogins += 1
             if stored.failedLogins >= operatorFailureLimit {
@@ -50,6 +55,12 @@ package struct ConsolePolicy: Sendable, Hashable {
         stored.failedLogins = 0
         stored.lockedUntil = nil
         return (stored, .success(stored))
+    }
+
+    private func lockout(_ stored: StoredOperator?, addressFailures: Int, now: Date) -> ConsoleRejection? {
+        if addressFailures >= addressFailureLimit { return .addressLocked }
+        if let until = stored?.lockedUntil, until > now { return .operatorLocked(until: until) }
+        return nil
     }
 
     /// The pause before a failed login is answered.

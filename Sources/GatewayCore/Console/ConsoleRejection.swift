@@ -9,6 +9,8 @@ package enum ConsoleRejection: Error, Sendable, Hashable {
     case operatorLocked(until: Date)
     /// Too many failed logins from this address within the window.
     case addressLocked
+    /// Too many logins are having their passwords checked at once; nothing was checked.
+    case loginsBusy
     /// No session, or one past its idle or absolute expiry, or logged out.
     case sessionExpired
     /// A form without the session's CSRF token.
