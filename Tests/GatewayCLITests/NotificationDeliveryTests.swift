@@ -107,7 +107,9 @@ struct NotificationDeliveryTests {
 
     @Test("a receiver down for a while, then up: every notification arrives, its failed attempts counted and backed off")
     func receiverDownThenUp() async throws {
-        let port = try NotificationReceiver.unusedPort()
+        let reserved = try ReservedPort()
+        defer { reserved.release() }
+        let port = reserved.port
         let server = try await RunningGateway(
             store: Self.temporary("notify-down").appendingPathExtension("sqlite"),
             environment: Self.settings(
@@ -127,6 +129,7 @@ struct NotificationDeliveryTests {
         let failures = server.metric(refused) ?? 0
         #expect(failures >= 10 && failures <= 30, "failed attempts: \(failures)")
 
+        reserved.release()
         let receiver = try await NotificationReceiver(
             port: port,
             secret: Self.secret,
@@ -142,7 +145,9 @@ struct NotificationDeliveryTests {
 
     @Test("SIGKILL while notifications are pending: after the restart every acknowledged transaction's notification arrives")
     func killWhilePending() async throws {
-        let port = try NotificationReceiver.unusedPort()
+        let reserved = try ReservedPort()
+        defer { reserved.release() }
+        let port = reserved.port
         let store = Self.temporary("notify-kill").appendingPathExtension("sqlite")
         let environment = Self.settings(url: "http://127.0.0.1:\(port)/hook", ["GATEWAY_NOTIFICATIONS_INITIAL_RETRY_SECONDS": "1"])
         let server = try await RunningGateway(store: store, environment: environment)
@@ -170,6 +175,7 @@ struct NotificationDeliveryTests {
         let seen = acknowledged.all
         #expect(seen.count >= 40 && seen.count < 400)
 
+        reserved.release()
         let receiver = try await NotificationReceiver(
             port: port,
             secret: Self.secret,
@@ -215,7 +221,9 @@ struct NotificationDeliveryTests {
 
     @Test("operators: a notification failed past its horizon is listed, shown without its secret, and redelivered with its id")
     func operatorsRedeliver() async throws {
-        let port = try NotificationReceiver.unusedPort()
+        let reserved = try ReservedPort()
+        defer { reserved.release() }
+        let port = reserved.port
         let store = Self.temporary("notify-operators").appendingPathExtension("sqlite")
         let server = try await RunningGateway(
             store: store,
@@ -239,6 +247,7 @@ struct NotificationDeliveryTests {
         #expect(!shown.stdout.contains(Self.secret))
         #expect(try gateway(["show", "999999"]).status != 0)
 
+        reserved.release()
         let receiver = try await NotificationReceiver(
             port: port,
             secret: Self.secret,

@@ -99,8 +99,22 @@ final class NotificationReceiver {
 
     /// A loopback port nothing listens on now (bound, read, and released).
     static func unusedPort() throws -> Int {
+        let reserved = try ReservedPort()
+        defer { reserved.release() }
+        return reserved.port
+    }
+}
+
+/// A loopback port held bound but not listening until `release()`: connections to it are refused,
+/// and no other test can take it meanwhile. For a test that needs a refused address first and a
+/// receiver there later: with `unusedPort()` alone, another test's server could take the port in
+/// between, and the "refused" notifications went to it.
+final class ReservedPort {
+    let port: Int
+    private var descriptor: Int32
+
+    init() throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -111,9 +125,21 @@ final class NotificationReceiver {
                 bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
             }
         }
-        guard bound else { throw CocoaError(.fileReadUnknown) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(descriptor)
+            throw CocoaError(.fileReadUnknown)
+        }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
     }
+
+    func release() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { release() }
 }
 
 extension RunningGateway {
