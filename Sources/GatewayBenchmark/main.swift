@@ -8,6 +8,8 @@ import WireJSON
 // TESTMERCHANT's sandbox identity (the gateway accepts a token once).
 //
 // Usage: http-bench-tokens OUTPUT_DIR COUNT [CERTIFICATE]
+// BENCH_TOKENS_SIGNED_SECONDS_AGO=N signs them N seconds in the past (stale tokens, for
+// scripts/bench-refusals).
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let count = Int(arguments[2]) else {
@@ -28,12 +30,14 @@ let recipient = try MintRecipient(
     certificate: KeyMaterial.certificate(from: Data(contentsOf: URL(fileURLWithPath: certificatePath)))
 )
 let minter = TokenMinter(authority: authority)
+let signedSecondsAgo = ProcessInfo.processInfo.environment["BENCH_TOKENS_SIGNED_SECONDS_AGO"].flatMap(Double.init) ?? 0
 
 var lines = ""
 lines.reserveCapacity(count * 5000)
 for _ in 0..<count {
     var request = MintRequest()
     request.transactionAmount = 5656
+    request.signingTime = Date().addingTimeInterval(-signedSecondsAgo)
     let token = try minter.mint(request, for: recipient)
     let body: JSONValue = .object([
         "apiOperation": .string("AUTHORIZE"),
