@@ -33,7 +33,7 @@ extension ConsoleRoutes {
             // A lockout answers at once; a password is checked off the event loops, if there is room.
             guard
                 let decision = policy.checksPassword(stored, addressFailures: failures, now: now)
-                    ? await services.passwordChecks.run(decide) : decide()
+                    ? await services.passwordChecks.run(from: address, decide) : decide()
             else {
                 return loginPage(request: request, error: .loginsBusy, merchantId: merchantId, name: name)
             }

@@ -7,27 +7,43 @@ import Synchronization
 /// PBKDF2 at 600,000 rounds takes a core for about 0.2 s. Run in the login's own task, it held
 /// one of the event loops that long: a burst of 40 wrong passwords stalled every payment on the
 /// loops for 0.6 s, and attempts from many addresses (each under its lockout) could keep them
-/// stalled. Now password checks take at most one core between them, and once `capacity` checks
-/// are waiting or running, a login is refused at once, without hashing.
+/// stalled. Now password checks take at most one core between them. Once `capacity` checks are
+/// waiting or running, or `perAddress` from the login's address, a login is refused at once,
+/// without hashing: one address cannot hold the whole line against the other operators.
 package final class PasswordCheckQueue: Sendable {
-    private let queue = DispatchQueue(label: "gateway.console.password")
-    private let admitted = Atomic<Int>(0)
-    package let capacity: Int
-
-    package init(capacity: Int = 8) {
-        self.capacity = capacity
+    private struct Line {
+        var total = 0
+        var byAddress: [String: Int] = [:]
     }
 
-    /// `check`'s result, computed on the queue; nil, without running it, when the line is full.
-    package func run<Value: Sendable>(_ check: @escaping @Sendable () -> Value) async -> Value? {
-        guard admitted.wrappingAdd(1, ordering: .relaxed).newValue <= capacity else {
-            admitted.wrappingSubtract(1, ordering: .relaxed)
-            return nil
+    private let queue = DispatchQueue(label: "gateway.console.password")
+    private let line = Mutex(Line())
+    package let capacity: Int
+    package let perAddress: Int
+
+    package init(capacity: Int = 8, perAddress: Int = 2) {
+        self.capacity = capacity
+        self.perAddress = perAddress
+    }
+
+    /// `check`'s result, computed on the queue; nil, without running it, when the line is full
+    /// or holds `perAddress` checks from `address` already.
+    package func run<Value: Sendable>(from address: String, _ check: @escaping @Sendable () -> Value) async -> Value? {
+        let admitted = line.withLock { line in
+            guard line.total < capacity, line.byAddress[address, default: 0] < perAddress else { return false }
+            line.total += 1
+            line.byAddress[address, default: 0] += 1
+            return true
         }
+        guard admitted else { return nil }
         return await withCheckedContinuation { continuation in
             queue.async {
                 let value = check()
-                self.admitted.wrappingSubtract(1, ordering: .relaxed)
+                self.line.withLock { line in
+                    line.total -= 1
+                    line.byAddress[address, default: 1] -= 1
+                    if line.byAddress[address] == 0 { line.byAddress[address] = nil }
+                }
                 continuation.resume(returning: value)
             }
         }
