@@ -22,6 +22,7 @@ public struct ApplePayTokenDecryptor: Sendable {
     public let signingTimeWindow: TimeInterval
     public let clock: @Sendable () -> Date
     private let cache: ChainVerdictCache
+    private let links: ChainLinks
 
     public init(
         trustRoots: TrustRoots = .apple,
@@ -33,6 +34,7 @@ public struct ApplePayTokenDecryptor: Sendable {
         self.signingTimeWindow = signingTimeWindow
         self.clock = clock
         self.cache = ChainVerdictCache(capacity: chainCacheCapacity)
+        self.links = ChainLinks(roots: trustRoots.certificates)
     }
 
     // The async entry points run on the caller's executor (nonsending): a warm token never
@@ -41,7 +43,7 @@ public struct ApplePayTokenDecryptor: Sendable {
     /// Step 1 alone: the signature, its chain to the trust roots and the signing time.
     nonisolated(nonsending) public func verifySignature(of token: PaymentToken) async throws(ApplePayTokenError) -> VerifiedSignature {
         let verifier = TokenSignatureVerifier(
-            evaluator: ChainEvaluator(trustRoots: trustRoots),
+            evaluator: ChainEvaluator(trustRoots: trustRoots, links: links),
             cache: cache,
             signingTimeWindow: signingTimeWindow
         )

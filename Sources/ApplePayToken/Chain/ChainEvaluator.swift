@@ -4,10 +4,17 @@ import SwiftASN1
 @_spi(FixedExpiryValidationTime) import X509
 import _CryptoExtras
 
-/// The cold path of step 1: finds the signer's certificate, checks Apple's markers and validates
-/// the chain to the trust roots at the signing time.
+/// The cold path of step 1: finds the signer's certificate, checks Apple's markers, the chain's
+/// signatures (``ChainLinks``) and validates the path to the trust roots at the signing time.
 struct ChainEvaluator {
     let trustRoots: TrustRoots
+    /// Shared by every evaluation of one decryptor, for the verdicts it remembers.
+    let links: ChainLinks
+
+    init(trustRoots: TrustRoots, links: ChainLinks? = nil) {
+        self.trustRoots = trustRoots
+        self.links = links ?? ChainLinks(roots: trustRoots.certificates)
+    }
 
     nonisolated(nonsending) func evaluate(_ signedData: CMSSignedData, at signingTime: Date) async throws(ApplePayTokenError) -> SignerChain {
         let certificates = try signedData.certificates.enumerated().map { index, bytes throws(ApplePayTokenError) in
@@ -34,13 +41,14 @@ struct ChainEvaluator {
                 "the signing certificate \(ChainFailure.name(leaf.subject)) lacks marker extension 1.2.840.113635.100.6.29"
             )
         }
-        guard let intermediate = others.first(where: { $0.subject == leaf.issuer }) else {
+        guard let intermediateIndex = certificates.indices.first(where: { $0 != leafIndex && certificates[$0].subject == leaf.issuer }) else {
             throw ApplePayTokenError(
                 .untrustedChain,
                 "the signature does not include the leaf's issuing intermediate \(ChainFailure.name(leaf.issuer))",
                 chainIssuer: String(describing: leaf.issuer)
             )
         }
+        let intermediate = certificates[intermediateIndex]
         guard intermediate.extensions[oid: OID.intermediateMarker] != nil else {
             throw ApplePayTokenError(
                 .missingIntermediateMarker,
@@ -57,6 +65,11 @@ struct ChainEvaluator {
                 chainIssuer: String(describing: intermediate.issuer)
             )
         }
+        let root = try links.root(
+            leaf: leaf,
+            intermediate: intermediate,
+            intermediateDER: signedData.certificates[intermediateIndex]
+        )
 
         var verifier = Verifier(rootCertificates: CertificateStore(trustRoots.certificates)) {
             RFC5280Policy(fixedExpiryValidationTime: signingTime)
@@ -73,7 +86,7 @@ struct ChainEvaluator {
                 ChainFailure.explain(
                     leaf: leaf,
                     intermediate: intermediate,
-                    roots: trustRoots.certificates,
+                    root: root,
                     at: signingTime,
                     policyReasons: policyReasons
                 ),

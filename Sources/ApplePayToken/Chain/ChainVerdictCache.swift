@@ -3,47 +3,39 @@ import Synchronization
 
 /// Verified chains by a digest of their certificates and signer identifier.
 ///
-/// Bounded: once full, the oldest entry makes room. Failures are never cached (a chain that
-/// failed may be retried with other roots or at another time, and caching them would let junk
-/// evict good entries). Safe to use from any thread.
+/// Bounded: once full, the oldest entry makes room. Failures are never cached here (a chain that
+/// failed may be retried at another time, and caching them would let junk evict good entries;
+/// ``IntermediateVerdicts`` keeps the one failure that costs much to reach). Safe to use from
+/// any thread.
 final class ChainVerdictCache: Sendable {
     typealias Key = SHA256Digest
 
     private struct State {
-        var entries: [Key: SignerChain] = [:]
-        var insertionOrder: [Key] = []
+        var chains: BoundedMap<Key, SignerChain>
         var hits = 0
         var misses = 0
     }
 
-    private let capacity: Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     init(capacity: Int) {
-        precondition(capacity > 0, "the chain cache needs room for at least one chain")
-        self.capacity = capacity
+        state = Mutex(State(chains: BoundedMap(capacity: capacity)))
     }
 
     func lookup(_ key: Key) -> SignerChain? {
         state.withLock { state in
-            let found = state.entries[key]
+            let found = state.chains[key]
             if found == nil { state.misses += 1 } else { state.hits += 1 }
             return found
         }
     }
 
     func store(_ chain: SignerChain, for key: Key) {
-        state.withLock { state in
-            guard state.entries.updateValue(chain, forKey: key) == nil else { return }
-            state.insertionOrder.append(key)
-            if state.insertionOrder.count > capacity {
-                state.entries.removeValue(forKey: state.insertionOrder.removeFirst())
-            }
-        }
+        state.withLock { $0.chains.insert(chain, for: key) }
     }
 
     var statistics: ChainCacheStatistics {
-        state.withLock { ChainCacheStatistics(hits: $0.hits, misses: $0.misses, entries: $0.entries.count) }
+        state.withLock { ChainCacheStatistics(hits: $0.hits, misses: $0.misses, entries: $0.chains.count) }
     }
 
     /// The cache key: the signer identifier and every certificate, each length-prefixed.
