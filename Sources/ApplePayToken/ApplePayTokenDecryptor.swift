@@ -23,11 +23,17 @@ public struct ApplePayTokenDecryptor: Sendable {
     public let clock: @Sendable () -> Date
     private let cache: ChainVerdictCache
     private let links: ChainLinks
+    private let newChainBudget: NewChainBudget?
 
+    /// `newChainsPerSecond` bounds how many certificate chains not seen before are verified per
+    /// second (each costs up to two P-384 verifications, and a forger makes one by changing a
+    /// byte); a token beyond it is refused with ``ApplePayTokenError/Code/verificationBusy``,
+    /// undecided. nil: no bound.
     public init(
         trustRoots: TrustRoots = .apple,
         signingTimeWindow: TimeInterval = 300,
         chainCacheCapacity: Int = 256,
+        newChainsPerSecond: Int? = nil,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.trustRoots = trustRoots
@@ -35,6 +41,7 @@ public struct ApplePayTokenDecryptor: Sendable {
         self.clock = clock
         self.cache = ChainVerdictCache(capacity: chainCacheCapacity)
         self.links = ChainLinks(roots: trustRoots.certificates)
+        self.newChainBudget = newChainsPerSecond.map { NewChainBudget(perSecond: $0, clock: clock) }
     }
 
     // The async entry points run on the caller's executor (nonsending): a warm token never
@@ -43,7 +50,7 @@ public struct ApplePayTokenDecryptor: Sendable {
     /// Step 1 alone: the signature, its chain to the trust roots and the signing time.
     nonisolated(nonsending) public func verifySignature(of token: PaymentToken) async throws(ApplePayTokenError) -> VerifiedSignature {
         let verifier = TokenSignatureVerifier(
-            evaluator: ChainEvaluator(trustRoots: trustRoots, links: links),
+            evaluator: ChainEvaluator(trustRoots: trustRoots, links: links, budget: newChainBudget),
             cache: cache,
             signingTimeWindow: signingTimeWindow
         )

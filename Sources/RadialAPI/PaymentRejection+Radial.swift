@@ -43,7 +43,10 @@ extension RadialFault {
         case .applicationDataMismatch: element = walletPath
         case .malformedExpiry: element = "\(walletPath)/Data"
         }
-        self.init(.tokenRejected, element: element, "\(rejection.code): \(rejection.reason)", tokenRejection: rejection)
+        // Too many new certificate chains this second: nothing was decided; the same request may be retried.
+        var kind = Kind.tokenRejected
+        if case .library(let code, _) = rejection, code == .verificationBusy { kind = .serviceUnavailable }
+        self.init(kind, element: element, "\(rejection.code): \(rejection.reason)", tokenRejection: rejection)
     }
 
     /// The token part each library verdict is about: the signature and its chain, the key the

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import X509
 
@@ -72,5 +73,40 @@ struct ChainLinksTests {
         }
         #expect(error?.reason.contains("is not signed by the intermediate") == true, "\(error?.reason ?? "")")
         #expect(links.verdicts.counts == (signed: 0, unsigned: 0))
+    }
+}
+
+@Suite("new chain budget")
+struct NewChainBudgetUnitTests {
+    @Test("a budget of two a second: two spends, then busy until the clock refills it; a clock set back refills nothing")
+    func bucket() throws {
+        let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        let budget = NewChainBudget(perSecond: 2, clock: { now.withLock { $0 } })
+        try budget.spend()
+        try budget.spend()
+        let error = #expect(throws: ApplePayTokenError.self) { try budget.spend() }
+        #expect(error?.code == .verificationBusy)
+        #expect(error?.reason.contains("2 new chains a second") == true)
+        now.withLock { $0 += 0.5 }
+        try budget.spend()
+        #expect(throws: ApplePayTokenError.self) { try budget.spend() }
+        now.withLock { $0 -= 60 }
+        #expect(throws: ApplePayTokenError.self) { try budget.spend() }
+        now.withLock { $0 += 60.5 }
+        try budget.spend()
+    }
+
+    @Test("a decryptor verifies one new chain a second; a cached one is not held back")
+    func decryptor() async throws {
+        let minted = try await MintedTokens.shared()
+        let decryptor = try minted.decryptor(newChainsPerSecond: 1)
+        let ec = try minted.token("ec-application-data")
+        _ = try await decryptor.verifySignature(of: ec)
+        let busy = await #expect(throws: ApplePayTokenError.self) {
+            try await decryptor.verifySignature(of: minted.token("rsa-rsa-leaf-emv"))
+        }
+        #expect(busy?.code == .verificationBusy)
+        _ = try await decryptor.verifySignature(of: ec)
+        #expect(decryptor.chainCacheStatistics.entries == 1)
     }
 }

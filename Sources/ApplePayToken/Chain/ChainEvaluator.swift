@@ -10,10 +10,13 @@ struct ChainEvaluator {
     let trustRoots: TrustRoots
     /// Shared by every evaluation of one decryptor, for the verdicts it remembers.
     let links: ChainLinks
+    /// Spent once per evaluation, at its first costly check; nil: no limit.
+    let budget: NewChainBudget?
 
-    init(trustRoots: TrustRoots, links: ChainLinks? = nil) {
+    init(trustRoots: TrustRoots, links: ChainLinks? = nil, budget: NewChainBudget? = nil) {
         self.trustRoots = trustRoots
         self.links = links ?? ChainLinks(roots: trustRoots.certificates)
+        self.budget = budget
     }
 
     nonisolated(nonsending) func evaluate(_ signedData: CMSSignedData, at signingTime: Date) async throws(ApplePayTokenError) -> SignerChain {
@@ -65,11 +68,21 @@ struct ChainEvaluator {
                 chainIssuer: String(describing: intermediate.issuer)
             )
         }
+        // The budget pays for the root's P-384 check (unless its verdict is remembered) and path
+        // validation, not for refusals that cost less than an approval.
+        var budgetSpent = false
+        func spendBudget() throws(ApplePayTokenError) {
+            guard !budgetSpent, let budget else { return }
+            try budget.spend()
+            budgetSpent = true
+        }
         let root = try links.root(
             leaf: leaf,
             intermediate: intermediate,
-            intermediateDER: signedData.certificates[intermediateIndex]
+            intermediateDER: signedData.certificates[intermediateIndex],
+            beforeVerifyingRoot: spendBudget
         )
+        try spendBudget()
 
         var verifier = Verifier(rootCertificates: CertificateStore(trustRoots.certificates)) {
             RFC5280Policy(fixedExpiryValidationTime: signingTime)

@@ -20,10 +20,13 @@ final class ChainLinks: Sendable {
     }
 
     /// The trust root that signed `intermediate`, once the leaf is known to be signed by it.
+    /// `beforeVerifyingRoot` runs before the root's signature is checked (not when its verdict
+    /// is remembered), and may refuse.
     func root(
         leaf: Certificate,
         intermediate: Certificate,
-        intermediateDER: ArraySlice<UInt8>
+        intermediateDER: ArraySlice<UInt8>,
+        beforeVerifyingRoot: () throws(ApplePayTokenError) -> Void = {}
     ) throws(ApplePayTokenError) -> Certificate {
         func broken(_ explanation: String) -> ApplePayTokenError {
             ApplePayTokenError(.untrustedChain, explanation, chainIssuer: String(describing: intermediate.issuer))
@@ -42,13 +45,14 @@ final class ChainLinks: Sendable {
             )
         }
         let key = IntermediateVerdicts.key(for: intermediateDER)
-        let verdict =
-            verdicts.verdict(for: key)
-            ?? {
-                let checked = signingRoot(of: intermediate, among: namesakes)
-                verdicts.record(checked, for: key)
-                return checked
-            }()
+        let verdict: IntermediateVerdicts.Verdict
+        if let remembered = verdicts.verdict(for: key) {
+            verdict = remembered
+        } else {
+            try beforeVerifyingRoot()
+            verdict = signingRoot(of: intermediate, among: namesakes)
+            verdicts.record(verdict, for: key)
+        }
         guard case .signedByRoot(let index) = verdict else {
             throw broken(
                 "the intermediate \(ChainFailure.name(intermediate.subject)) is not signed by the trust root \(ChainFailure.name(intermediate.issuer)): "

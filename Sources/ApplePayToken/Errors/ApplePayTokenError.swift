@@ -40,6 +40,7 @@ extension ApplePayTokenError {
             case decryptionFailed = "DECRYPTION_FAILED"
             case malformedPaymentData = "MALFORMED_PAYMENT_DATA"
             case invalidKeyMaterial = "INVALID_KEY_MATERIAL"
+            case verificationBusy = "VERIFICATION_BUSY"
         }
 
         private let backing: Backing
@@ -76,5 +77,8 @@ extension ApplePayTokenError {
         public static let malformedPaymentData = Code(.malformedPaymentData)
         /// A merchant key or certificate could not be loaded.
         public static let invalidKeyMaterial = Code(.invalidKeyMaterial)
+        /// The token's certificate chain is new to the decryptor, and it has verified as many new
+        /// chains in the last second as it may: nothing was decided about the token; retry soon.
+        public static let verificationBusy = Code(.verificationBusy)
     }
 }

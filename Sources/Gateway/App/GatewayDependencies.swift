@@ -91,6 +91,7 @@ struct GatewayDependencies: Sendable {
         self.decryptor = ApplePayTokenDecryptor(
             trustRoots: roots,
             signingTimeWindow: configuration.signingTimeWindow,
+            newChainsPerSecond: configuration.newChainsPerSecond,
             clock: clock
         )
         // A store handed in (tests, `check-config`, `mint-token`) writes no key file.

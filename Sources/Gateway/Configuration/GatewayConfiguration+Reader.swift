@@ -52,6 +52,12 @@ extension GatewayConfiguration {
             }
             signingTimeWindow = TimeInterval(window)
         }
+        if let perSecond = try values.int("applePay.newChainsPerSecond") {
+            guard (1...10_000).contains(perSecond) else {
+                throw ConfigurationError(key: "applePay.newChainsPerSecond", problem: "must be 1-10000")
+            }
+            newChainsPerSecond = perSecond
+        }
         trustRootPaths = try values.stringArray("applePay.trustRoots") ?? []
         guard mode == .sandbox || trustRootPaths.isEmpty else {
             throw ConfigurationError(

@@ -28,6 +28,7 @@ import GatewayStores
 /// | `server.maxPipelinedRequests` | int, 1-1024: requests a client may send ahead of their responses; past it the connection is closed | `16` |
 /// | `server.shutdownGracePeriodSeconds` | int, 0-300: how long SIGTERM waits for requests in flight | `25` |
 /// | `applePay.signingTimeWindowSeconds` | int | `300` |
+/// | `applePay.newChainsPerSecond` | int, 1-10000: certificate chains not seen before verified per second; a token beyond it gets SERVER_BUSY | `20` |
 /// | `applePay.trustRoots` | string array of PEM/DER paths, trusted besides Apple Root CA - G3; sandbox mode only | none |
 /// | `sandbox.authorityDirectory` | directory of the sandbox CA, created on first use; sandbox mode only | `data/sandbox-authority` |
 /// | `merchants` | string array of merchant ids | sandbox: `TESTMERCHANT` |
@@ -120,6 +121,9 @@ struct GatewayConfiguration: Sendable {
     var logFormat = LogFormat.json
     var limits = ServerLimits()
     var signingTimeWindow: TimeInterval = 300
+    /// Each new chain costs up to two P-384 verifications (about 1.1 ms each): 20 a second is at
+    /// most about 5% of a core, and far more than real tokens bring (a chain is verified once).
+    var newChainsPerSecond = 20
     var trustRootPaths: [String] = []
     /// The sandbox certificate authority whose root a sandbox-mode gateway trusts besides Apple's.
     var sandboxAuthorityDirectory = "data/sandbox-authority"

@@ -68,7 +68,17 @@ extension GatewayError {
 
     /// A refused Apple Pay token: every such error says "Apple Pay token rejected: CODE: why".
     static func tokenRejected(_ rejection: TokenRejection) -> GatewayError {
-        invalid(PaymentProcessor.tokenField, "Apple Pay token rejected: \(rejection.code): \(rejection.reason)")
+        if case .library(let code, let reason) = rejection, code == .verificationBusy {
+            // Too many new certificate chains this second: nothing was decided about the token,
+            // so busy (503, Retry-After), not invalid; the same request may be sent again.
+            return GatewayError(
+                status: .serviceUnavailable,
+                cause: .serverBusy,
+                explanation: "Apple Pay token not verified yet: \(code): \(reason)",
+                field: PaymentProcessor.tokenField
+            )
+        }
+        return invalid(PaymentProcessor.tokenField, "Apple Pay token rejected: \(rejection.code): \(rejection.reason)")
     }
 
     /// A token the front end could not parse: worded as every rejection, and marked for the

@@ -233,6 +233,12 @@ package enum ErrorCatalogue {
             "Report it with the token's transactionId: a genuine Apple token never does this."
         ),
         "INVALID_KEY_MATERIAL": ("A merchant key or certificate could not be loaded.", "Fix the key files named in the configuration."),
+        "VERIFICATION_BUSY": (
+            "The token's certificate chain is one the gateway has not verified before, and it has verified "
+                + "`applePay.newChainsPerSecond` new chains in the last second (forged chains cost a P-384 verification each).",
+            "Send the same request again after the `Retry-After` second; nothing was recorded. Real Apple chains are "
+                + "verified once and cached, so only a flood of new chains meets this."
+        ),
     ]
 }
 

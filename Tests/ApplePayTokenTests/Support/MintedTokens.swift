@@ -88,7 +88,11 @@ struct MintedTokens: Sendable {
         ])
     }
 
-    func decryptor(offset: TimeInterval = 0, extraRoots: [String] = []) throws -> ApplePayTokenDecryptor {
-        ApplePayTokenDecryptor(trustRoots: try trustRoots(adding: extraRoots), clock: { Date().addingTimeInterval(offset) })
+    func decryptor(offset: TimeInterval = 0, extraRoots: [String] = [], newChainsPerSecond: Int? = nil) throws -> ApplePayTokenDecryptor {
+        ApplePayTokenDecryptor(
+            trustRoots: try trustRoots(adding: extraRoots),
+            newChainsPerSecond: newChainsPerSecond,
+            clock: { Date().addingTimeInterval(offset) }
+        )
     }
 }

@@ -43,7 +43,8 @@ struct TestGateway: Sendable {
         sessionLifetime: TimeInterval = 3600,
         radialDecrypt: Bool = false,
         requestFingerprintKey: [UInt8]? = nil,
-        tokens: TokenRepository? = nil
+        tokens: TokenRepository? = nil,
+        newChainsPerSecond: Int = GatewayConfiguration().newChainsPerSecond
     ) async throws {
         let directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
@@ -62,6 +63,7 @@ struct TestGateway: Sendable {
             configuration.storeURL = try await store.newStoreURL(in: directory)
         }
         configuration.signingTimeWindow = signingTimeWindow
+        configuration.newChainsPerSecond = newChainsPerSecond
         // Generous for a loaded 2-core machine running the whole suite; the outage tests set their
         // own, short, timeouts.
         configuration.storeTimeout = PostgresTestServer.generousStoreTimeout
@@ -175,6 +177,7 @@ struct Exchange {
     var status: HTTPResponse.Status
     var body: String
     var json: [String: Any]
+    var headers: HTTPFields = [:]
 
     func string(_ path: String) -> String? {
         value(path) as? String
@@ -217,7 +220,7 @@ extension TestClientProtocol {
         ) { response in
             let text = String(buffer: response.body)
             let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-            return Exchange(status: response.status, body: text, json: json)
+            return Exchange(status: response.status, body: text, json: json, headers: response.headers)
         }
     }
 }
