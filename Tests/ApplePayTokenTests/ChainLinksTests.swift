@@ -82,31 +82,59 @@ struct NewChainBudgetUnitTests {
     func bucket() throws {
         let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
         let budget = NewChainBudget(perSecond: 2, clock: { now.withLock { $0 } })
-        try budget.spend()
-        try budget.spend()
-        let error = #expect(throws: ApplePayTokenError.self) { try budget.spend() }
+        try budget.spend(.newIntermediate)
+        try budget.spend(.newIntermediate)
+        let error = #expect(throws: ApplePayTokenError.self) { try budget.spend(.newIntermediate) }
         #expect(error?.code == .verificationBusy)
         #expect(error?.reason.contains("2 new chains a second") == true)
         now.withLock { $0 += 0.5 }
-        try budget.spend()
-        #expect(throws: ApplePayTokenError.self) { try budget.spend() }
+        try budget.spend(.newIntermediate)
+        #expect(throws: ApplePayTokenError.self) { try budget.spend(.newIntermediate) }
         now.withLock { $0 -= 60 }
-        #expect(throws: ApplePayTokenError.self) { try budget.spend() }
+        #expect(throws: ApplePayTokenError.self) { try budget.spend(.newIntermediate) }
         now.withLock { $0 += 60.5 }
-        try budget.spend()
+        try budget.spend(.newIntermediate)
+        // New leaves under a verified intermediate have their own bucket, untouched by the above.
+        try budget.spend(.knownIntermediate)
+        try budget.spend(.knownIntermediate)
+        #expect(throws: ApplePayTokenError.self) { try budget.spend(.knownIntermediate) }
     }
 
-    @Test("a decryptor verifies one new chain a second; a cached one is not held back")
+    @Test("one new chain a second per kind: forgeries wait, a new leaf under a verified intermediate does not, a cached chain never")
     func decryptor() async throws {
         let minted = try await MintedTokens.shared()
         let decryptor = try minted.decryptor(newChainsPerSecond: 1)
         let ec = try minted.token("ec-application-data")
-        _ = try await decryptor.verifySignature(of: ec)
-        let busy = await #expect(throws: ApplePayTokenError.self) {
-            try await decryptor.verifySignature(of: minted.token("rsa-rsa-leaf-emv"))
-        }
+        _ = try await decryptor.verifySignature(of: ec)  // spends this second's new intermediate
+
+        // A forged intermediate (one byte of its signature changed) finds its bucket empty.
+        var forged = ec
+        let intermediate = try CMSSignedData(berEncoded: ec.signature).certificates[1]
+        let place = try #require(forged.signature.firstRange(of: Array(intermediate)))
+        forged.signature[place.upperBound - 3] ^= 0x01
+        let busy = await #expect(throws: ApplePayTokenError.self) { try await decryptor.verifySignature(of: forged) }
         #expect(busy?.code == .verificationBusy)
-        _ = try await decryptor.verifySignature(of: ec)
+
+        _ = try await decryptor.verifySignature(of: ec)  // cached: no budget
         #expect(decryptor.chainCacheStatistics.entries == 1)
+    }
+
+    @Test("a chain under an intermediate already verified spends the other bucket")
+    func knownIntermediate() async throws {
+        let minted = try await MintedTokens.shared()
+        let signedData = try CMSSignedData(berEncoded: minted.token("ec-application-data").signature)
+        let signingTime = try #require(signedData.signer.signingTime?.date)
+        let roots = try minted.decryptor().trustRoots
+        let evaluator = ChainEvaluator(
+            trustRoots: roots,
+            links: ChainLinks(roots: roots.certificates),
+            budget: NewChainBudget(perSecond: 1, clock: { signingTime })
+        )
+        // Evaluated afresh each time (the chain cache is the decryptor's, not the evaluator's):
+        // first as a new intermediate, then as a new leaf under a known one, then neither is left.
+        _ = try await evaluator.evaluate(signedData, at: signingTime)
+        _ = try await evaluator.evaluate(signedData, at: signingTime)
+        let busy = await #expect(throws: ApplePayTokenError.self) { try await evaluator.evaluate(signedData, at: signingTime) }
+        #expect(busy?.code == .verificationBusy)
     }
 }

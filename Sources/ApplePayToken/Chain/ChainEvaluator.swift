@@ -68,21 +68,21 @@ struct ChainEvaluator {
                 chainIssuer: String(describing: intermediate.issuer)
             )
         }
-        // The budget pays for the root's P-384 check (unless its verdict is remembered) and path
-        // validation, not for refusals that cost less than an approval.
+        // The budget pays for the root's P-384 check (unless its verdict is remembered) or else
+        // for path validation, not for refusals that cost less than an approval.
         var budgetSpent = false
-        func spendBudget() throws(ApplePayTokenError) {
+        func spendBudget(_ kind: NewChainBudget.Kind) throws(ApplePayTokenError) {
             guard !budgetSpent, let budget else { return }
-            try budget.spend()
+            try budget.spend(kind)
             budgetSpent = true
         }
         let root = try links.root(
             leaf: leaf,
             intermediate: intermediate,
             intermediateDER: signedData.certificates[intermediateIndex],
-            beforeVerifyingRoot: spendBudget
+            beforeVerifyingRoot: { () throws(ApplePayTokenError) in try spendBudget(.newIntermediate) }
         )
-        try spendBudget()
+        try spendBudget(.knownIntermediate)
 
         var verifier = Verifier(rootCertificates: CertificateStore(trustRoots.certificates)) {
             RFC5280Policy(fixedExpiryValidationTime: signingTime)
