@@ -1,7 +1,10 @@
+import Crypto
 import Foundation
+import SwiftASN1
 import Synchronization
 import Testing
 import X509
+import _CryptoExtras
 
 @testable import ApplePayToken
 
@@ -59,6 +62,78 @@ struct ChainLinksTests {
             Issue.record("the good intermediate's verdict was evicted by forgeries")
             return
         }
+    }
+
+    /// A root, an intermediate with a key of the given kind, and a leaf it signed.
+    private func chain(
+        intermediateKey: Certificate.PrivateKey,
+        signedWith algorithm: Certificate.SignatureAlgorithm
+    ) throws
+        -> (root: Certificate, intermediate: Certificate, leaf: Certificate)
+    {
+        let rootKey = P256.Signing.PrivateKey()
+        let now = Date()
+        func issue(
+            _ subject: String,
+            _ key: Certificate.PublicKey,
+            by issuer: String,
+            _ issuerKey: Certificate.PrivateKey,
+            _ algorithm: Certificate.SignatureAlgorithm
+        ) throws
+            -> Certificate
+        {
+            try Certificate(
+                version: .v3,
+                serialNumber: Certificate.SerialNumber(),
+                publicKey: key,
+                notValidBefore: now - 3600,
+                notValidAfter: now + 3600,
+                issuer: try DistinguishedName { CommonName(issuer) },
+                subject: try DistinguishedName { CommonName(subject) },
+                signatureAlgorithm: algorithm,
+                extensions: Certificate.Extensions(),
+                issuerPrivateKey: issuerKey
+            )
+        }
+        let root = try issue("Root", Certificate.PublicKey(rootKey.publicKey), by: "Root", Certificate.PrivateKey(rootKey), .ecdsaWithSHA256)
+        let intermediate = try issue("Intermediate", intermediateKey.publicKey, by: "Root", Certificate.PrivateKey(rootKey), .ecdsaWithSHA256)
+        let leafKey = P256.Signing.PrivateKey()
+        let leaf = try issue("Leaf", Certificate.PublicKey(leafKey.publicKey), by: "Intermediate", intermediateKey, algorithm)
+        return (root, intermediate, leaf)
+    }
+
+    @Test("a leaf link under a costly intermediate key is paid for from the budget before it is checked; Apple's P-256 is not")
+    func costlyIntermediateKey() throws {
+        let (root, intermediate, leaf) = try chain(intermediateKey: Certificate.PrivateKey(P384.Signing.PrivateKey()), signedWith: .ecdsaWithSHA384)
+        var serializer = DER.Serializer()
+        try serializer.serialize(intermediate)
+        let intermediateDER = serializer.serializedBytes[...]
+        #expect(!ChainLinks.isCheapToVerify(intermediate.publicKey))
+        let links = ChainLinks(roots: [root])
+
+        // An empty budget refuses before the P-384 check of the leaf.
+        let busy = #expect(throws: ApplePayTokenError.self) {
+            try links.root(leaf: leaf, intermediate: intermediate, intermediateDER: intermediateDER) { _ throws(ApplePayTokenError) in
+                throw ApplePayTokenError(.verificationBusy, "empty")
+            }
+        }
+        #expect(busy?.code == .verificationBusy)
+        #expect(links.verdicts.counts == (signed: 0, unsigned: 0))
+
+        // With budget: the leaf link, then the root link (the evaluator spends once per chain).
+        var spent: [NewChainBudget.Kind] = []
+        #expect(try links.root(leaf: leaf, intermediate: intermediate, intermediateDER: intermediateDER) { spent.append($0) } == root)
+        #expect(spent == [.newIntermediate, .newIntermediate])
+        // Once the intermediate is known, its costly leaf links come from the other bucket.
+        spent = []
+        _ = try links.root(leaf: leaf, intermediate: intermediate, intermediateDER: intermediateDER) { spent.append($0) }
+        #expect(spent == [.knownIntermediate])
+
+        // Apple's own intermediate key is P-256: its leaf link is free.
+        let vector = try #require(ConformanceVector.tokens.first { $0.name == "gala-2021" })
+        #expect(ChainLinks.isCheapToVerify(try Certificate(derEncoded: Array(try self.chain(of: vector).intermediate)).publicKey))
+        let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        #expect(ChainLinks.isCheapToVerify(Certificate.PublicKey(rsa.publicKey)))
     }
 
     @Test("a leaf its intermediate did not sign is refused before the root's link is checked")

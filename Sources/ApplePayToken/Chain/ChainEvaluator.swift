@@ -68,8 +68,9 @@ struct ChainEvaluator {
                 chainIssuer: String(describing: intermediate.issuer)
             )
         }
-        // The budget pays for the root's P-384 check (unless its verdict is remembered) or else
-        // for path validation, not for refusals that cost less than an approval.
+        // The budget pays for the first costly check: the root's P-384 (unless its verdict is
+        // remembered), a leaf link under a costly key, or else path validation; not for refusals
+        // that cost less than an approval.
         var budgetSpent = false
         func spendBudget(_ kind: NewChainBudget.Kind) throws(ApplePayTokenError) {
             guard !budgetSpent, let budget else { return }
@@ -80,7 +81,7 @@ struct ChainEvaluator {
             leaf: leaf,
             intermediate: intermediate,
             intermediateDER: signedData.certificates[intermediateIndex],
-            beforeVerifyingRoot: { () throws(ApplePayTokenError) in try spendBudget(.newIntermediate) }
+            spend: spendBudget
         )
         try spendBudget(.knownIntermediate)
 

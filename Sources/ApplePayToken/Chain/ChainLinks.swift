@@ -1,4 +1,6 @@
+import Crypto
 import X509
+import _CryptoExtras
 
 /// The chain's two certificate signatures (Apple's step 1: the leaf signed by the intermediate,
 /// the intermediate by a trust root), checked before path validation, cheapest first and each
@@ -20,16 +22,23 @@ final class ChainLinks: Sendable {
     }
 
     /// The trust root that signed `intermediate`, once the leaf is known to be signed by it.
-    /// `beforeVerifyingRoot` runs before the root's signature is checked (not when its verdict
-    /// is remembered), and may refuse.
+    /// `spend` is called before each costly check (it may refuse): the root's signature, unless
+    /// its verdict is remembered, and the leaf's, when the intermediate's key is a costly one.
     func root(
         leaf: Certificate,
         intermediate: Certificate,
         intermediateDER: ArraySlice<UInt8>,
-        beforeVerifyingRoot: () throws(ApplePayTokenError) -> Void = {}
+        spend: (NewChainBudget.Kind) throws(ApplePayTokenError) -> Void = { _ in }
     ) throws(ApplePayTokenError) -> Certificate {
         func broken(_ explanation: String) -> ApplePayTokenError {
             ApplePayTokenError(.untrustedChain, explanation, chainIssuer: String(describing: intermediate.issuer))
+        }
+        let key = IntermediateVerdicts.key(for: intermediateDER)
+        let remembered = verdicts.verdict(for: key)
+        // Apple's intermediates have P-256 keys; a forger may pick one that costs ten times as
+        // much to check (P-521, RSA-16384), so that check comes out of the budget.
+        if !Self.isCheapToVerify(intermediate.publicKey) {
+            if case .signedByRoot = remembered { try spend(.knownIntermediate) } else { try spend(.newIntermediate) }
         }
         guard intermediate.publicKey.isValidSignature(leaf.signature, for: leaf) else {
             throw broken(
@@ -44,12 +53,11 @@ final class ChainLinks: Sendable {
                     + "which is not a configured trust root"
             )
         }
-        let key = IntermediateVerdicts.key(for: intermediateDER)
         let verdict: IntermediateVerdicts.Verdict
-        if let remembered = verdicts.verdict(for: key) {
+        if let remembered {
             verdict = remembered
         } else {
-            try beforeVerifyingRoot()
+            try spend(.newIntermediate)
             verdict = signingRoot(of: intermediate, among: namesakes)
             verdicts.record(verdict, for: key)
         }
@@ -60,6 +68,14 @@ final class ChainLinks: Sendable {
             )
         }
         return roots[index]
+    }
+
+    /// P-256 (Apple's keys) or RSA up to 4096 bits: a check that costs less than an approval's
+    /// own. P-384 costs about 1.1 ms with swift-crypto, P-521 and RSA-16384 more.
+    static func isCheapToVerify(_ key: Certificate.PublicKey) -> Bool {
+        if P256.Signing.PublicKey(key) != nil { return true }
+        if let rsa = _RSA.Signing.PublicKey(key) { return rsa.keySizeInBits <= 4096 }
+        return false
     }
 
     private func signingRoot(of intermediate: Certificate, among namesakes: [Int]) -> IntermediateVerdicts.Verdict {
