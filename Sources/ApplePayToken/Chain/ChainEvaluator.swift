@@ -77,19 +77,34 @@ struct ChainEvaluator {
             try budget.spend(kind)
             budgetSpent = true
         }
-        let root = try links.root(
-            leaf: leaf,
-            intermediate: intermediate,
-            intermediateDER: signedData.certificates[intermediateIndex],
-            spend: spendBudget
-        )
-        try spendBudget(.knownIntermediate)
-
         var verifier = Verifier(rootCertificates: CertificateStore(trustRoots.certificates)) {
             RFC5280Policy(fixedExpiryValidationTime: signingTime)
             AppleChainPolicy()
         }
-        let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(others))
+        let intermediateDER = signedData.certificates[intermediateIndex]
+        var firstResult: CertificateValidationResult?
+        if !links.knowsVerdict(on: intermediateDER) {
+            // An intermediate not seen before: path validation checks the root's signature too,
+            // so it goes first, and a real chain's first token has that P-384 checked once. Only
+            // a chain it refuses has its links checked again, to say which one is broken.
+            if ChainLinks.isCheapToVerify(intermediate.publicKey) { try links.checkLeaf(leaf, signedBy: intermediate) }
+            try spendBudget(.newIntermediate)
+            let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(others))
+            if case .validCertificate(let chain) = result, let root = chain.last {
+                links.remember(intermediateDER, signedBy: root)
+                return try Self.signerChain(leaf: leaf, chain: chain)
+            }
+            firstResult = result
+        }
+        let root = try links.root(leaf: leaf, intermediate: intermediate, intermediateDER: intermediateDER, spend: spendBudget)
+        try spendBudget(.knownIntermediate)
+
+        let result: CertificateValidationResult
+        if let firstResult {
+            result = firstResult
+        } else {
+            result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(others))
+        }
         guard case .validCertificate(let chain) = result else {
             var policyReasons: [String] = []
             if case .couldNotValidate(let failures) = result {
@@ -107,8 +122,12 @@ struct ChainEvaluator {
                 chainIssuer: String(describing: intermediate.issuer)
             )
         }
-        return SignerChain(
-            signerKey: try Self.signerKey(of: leaf),
+        return try Self.signerChain(leaf: leaf, chain: chain)
+    }
+
+    private static func signerChain(leaf: Certificate, chain: ValidatedCertificateChain) throws(ApplePayTokenError) -> SignerChain {
+        SignerChain(
+            signerKey: try signerKey(of: leaf),
             validFrom: chain.map(\.notValidBefore).max()!,
             validUntil: chain.map(\.notValidAfter).min()!
         )

@@ -3,8 +3,9 @@ import X509
 import _CryptoExtras
 
 /// The chain's two certificate signatures (Apple's step 1: the leaf signed by the intermediate,
-/// the intermediate by a trust root), checked before path validation, cheapest first and each
-/// once, so that a forged chain is refused after at most one check of each link.
+/// the intermediate by a trust root), checked cheapest first, to refuse a forged chain and say
+/// which link is broken. ``ChainEvaluator`` runs path validation first for an intermediate it
+/// has not seen (it checks the root's signature as well) and these checks only when that fails.
 ///
 /// The root's link is the costly one: P-384 for Apple Root CA - G3, about 1.1 ms with
 /// swift-crypto on this project's machines, three approvals' worth. It used to be checked twice
@@ -40,12 +41,7 @@ final class ChainLinks: Sendable {
         if !Self.isCheapToVerify(intermediate.publicKey) {
             if case .signedByRoot = remembered { try spend(.knownIntermediate) } else { try spend(.newIntermediate) }
         }
-        guard intermediate.publicKey.isValidSignature(leaf.signature, for: leaf) else {
-            throw broken(
-                "the leaf \(ChainFailure.name(leaf.subject)) is not signed by the intermediate \(ChainFailure.name(intermediate.subject)): "
-                    + "its signature does not verify with the intermediate's key (an altered or re-issued leaf)"
-            )
-        }
+        try checkLeaf(leaf, signedBy: intermediate)
         let namesakes = roots.indices.filter { roots[$0].subject == intermediate.issuer }
         guard !namesakes.isEmpty else {
             throw broken(
@@ -68,6 +64,29 @@ final class ChainLinks: Sendable {
             )
         }
         return roots[index]
+    }
+
+    /// The leaf link alone.
+    func checkLeaf(_ leaf: Certificate, signedBy intermediate: Certificate) throws(ApplePayTokenError) {
+        guard intermediate.publicKey.isValidSignature(leaf.signature, for: leaf) else {
+            throw ApplePayTokenError(
+                .untrustedChain,
+                "the leaf \(ChainFailure.name(leaf.subject)) is not signed by the intermediate \(ChainFailure.name(intermediate.subject)): "
+                    + "its signature does not verify with the intermediate's key (an altered or re-issued leaf)",
+                chainIssuer: String(describing: intermediate.issuer)
+            )
+        }
+    }
+
+    /// Whether `intermediateDER`'s root link has a remembered verdict.
+    func knowsVerdict(on intermediateDER: ArraySlice<UInt8>) -> Bool {
+        verdicts.verdict(for: IntermediateVerdicts.key(for: intermediateDER)) != nil
+    }
+
+    /// Records what path validation proved: `root` signed the intermediate.
+    func remember(_ intermediateDER: ArraySlice<UInt8>, signedBy root: Certificate) {
+        guard let index = roots.firstIndex(of: root) else { return }
+        verdicts.record(.signedByRoot(index), for: IntermediateVerdicts.key(for: intermediateDER))
     }
 
     /// P-256 (Apple's keys) or RSA up to 4096 bits: a check that costs less than an approval's
