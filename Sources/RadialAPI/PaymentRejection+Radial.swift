@@ -43,9 +43,7 @@ extension RadialFault {
         case .applicationDataMismatch: element = walletPath
         case .malformedExpiry: element = "\(walletPath)/Data"
         }
-        // Too many new certificate chains this second: nothing was decided; the same request may be retried.
-        var kind = Kind.tokenRejected
-        if case .library(let code, _) = rejection, code == .verificationBusy { kind = .serviceUnavailable }
+        let kind: Kind = rejection.isUndecided ? .serviceUnavailable : .tokenRejected
         self.init(kind, element: element, "\(rejection.code): \(rejection.reason)", tokenRejection: rejection)
     }
 

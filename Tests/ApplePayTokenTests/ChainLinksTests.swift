@@ -33,12 +33,15 @@ struct ChainLinksTests {
         let intermediate = try Certificate(derEncoded: Array(intermediateDER))
         let links = ChainLinks(roots: [TrustRoots.appleRootCAG3], verdictCapacity: 2)
 
-        #expect(try links.root(leaf: leaf, intermediate: intermediate, intermediateDER: intermediateDER) == TrustRoots.appleRootCAG3)
+        #expect(
+            try links.root(leaf: leaf, intermediate: intermediate, verdictKey: IntermediateVerdicts.key(for: intermediateDER))
+                == TrustRoots.appleRootCAG3
+        )
         let forgedDER = withAlteredSignature(intermediateDER)
         let forged = try Certificate(derEncoded: Array(forgedDER))
         for _ in 0..<2 {
             let error = #expect(throws: ApplePayTokenError.self) {
-                try links.root(leaf: leaf, intermediate: forged, intermediateDER: forgedDER)
+                try links.root(leaf: leaf, intermediate: forged, verdictKey: IntermediateVerdicts.key(for: forgedDER))
             }
             #expect(error?.code == .untrustedChain)
             #expect(error?.reason.contains("is not signed by the trust root 'Apple Root CA - G3'") == true, "\(error?.reason ?? "")")
@@ -52,7 +55,7 @@ struct ChainLinksTests {
             let otherDER = other[...]
             guard let certificate = try? Certificate(derEncoded: other) else { continue }
             #expect(throws: ApplePayTokenError.self) {
-                try links.root(leaf: leaf, intermediate: certificate, intermediateDER: otherDER)
+                try links.root(leaf: leaf, intermediate: certificate, verdictKey: IntermediateVerdicts.key(for: otherDER))
             }
         }
         #expect(links.verdicts.counts.signed == 1)
@@ -113,7 +116,8 @@ struct ChainLinksTests {
 
         // An empty budget refuses before the P-384 check of the leaf.
         let busy = #expect(throws: ApplePayTokenError.self) {
-            try links.root(leaf: leaf, intermediate: intermediate, intermediateDER: intermediateDER) { _ throws(ApplePayTokenError) in
+            try links.root(leaf: leaf, intermediate: intermediate, verdictKey: IntermediateVerdicts.key(for: intermediateDER)) {
+                _ throws(ApplePayTokenError) in
                 throw ApplePayTokenError(.verificationBusy, "empty")
             }
         }
@@ -122,11 +126,14 @@ struct ChainLinksTests {
 
         // With budget: the leaf link, then the root link (the evaluator spends once per chain).
         var spent: [NewChainBudget.Kind] = []
-        #expect(try links.root(leaf: leaf, intermediate: intermediate, intermediateDER: intermediateDER) { spent.append($0) } == root)
+        #expect(
+            try links.root(leaf: leaf, intermediate: intermediate, verdictKey: IntermediateVerdicts.key(for: intermediateDER)) { spent.append($0) }
+                == root
+        )
         #expect(spent == [.newIntermediate, .newIntermediate])
         // Once the intermediate is known, its costly leaf links come from the other bucket.
         spent = []
-        _ = try links.root(leaf: leaf, intermediate: intermediate, intermediateDER: intermediateDER) { spent.append($0) }
+        _ = try links.root(leaf: leaf, intermediate: intermediate, verdictKey: IntermediateVerdicts.key(for: intermediateDER)) { spent.append($0) }
         #expect(spent == [.knownIntermediate])
 
         // Apple's own intermediate key is P-256: its leaf link is free.
@@ -144,7 +151,7 @@ struct ChainLinksTests {
         let intermediate = try Certificate(derEncoded: Array(intermediateDER))
         let links = ChainLinks(roots: [TrustRoots.appleRootCAG3])
         let error = #expect(throws: ApplePayTokenError.self) {
-            try links.root(leaf: forgedLeaf, intermediate: intermediate, intermediateDER: intermediateDER)
+            try links.root(leaf: forgedLeaf, intermediate: intermediate, verdictKey: IntermediateVerdicts.key(for: intermediateDER))
         }
         #expect(error?.reason.contains("is not signed by the intermediate") == true, "\(error?.reason ?? "")")
         #expect(links.verdicts.counts == (signed: 0, unsigned: 0))

@@ -81,9 +81,9 @@ struct ChainEvaluator {
             RFC5280Policy(fixedExpiryValidationTime: signingTime)
             AppleChainPolicy()
         }
-        let intermediateDER = signedData.certificates[intermediateIndex]
+        let verdictKey = IntermediateVerdicts.key(for: signedData.certificates[intermediateIndex])
         var firstResult: CertificateValidationResult?
-        if !links.knowsVerdict(on: intermediateDER) {
+        if links.verdicts.verdict(for: verdictKey) == nil {
             // An intermediate not seen before: path validation checks the root's signature too,
             // so it goes first, and a real chain's first token has that P-384 checked once. Only
             // a chain it refuses has its links checked again, to say which one is broken.
@@ -91,12 +91,12 @@ struct ChainEvaluator {
             try spendBudget(.newIntermediate)
             let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(others))
             if case .validCertificate(let chain) = result, let root = chain.last {
-                links.remember(intermediateDER, signedBy: root)
+                links.remember(verdictKey, signedBy: root)
                 return try Self.signerChain(leaf: leaf, chain: chain)
             }
             firstResult = result
         }
-        let root = try links.root(leaf: leaf, intermediate: intermediate, intermediateDER: intermediateDER, spend: spendBudget)
+        let root = try links.root(leaf: leaf, intermediate: intermediate, verdictKey: verdictKey, spend: spendBudget)
         try spendBudget(.knownIntermediate)
 
         let result: CertificateValidationResult

@@ -11,8 +11,9 @@ import _CryptoExtras
 /// swift-crypto on this project's machines, three approvals' worth. It used to be checked twice
 /// for a refused chain (by path validation, then again to say which link failed), and a forger
 /// makes a new intermediate by changing any byte. ``IntermediateVerdicts`` remembers each
-/// intermediate's answer, so a forgery sent again costs less than an approval. Path validation
-/// (`X509.Verifier`) still runs afterwards and has the last word on a chain that passes here.
+/// intermediate's answer (keyed by ``IntermediateVerdicts/key(for:)``), so a forgery sent again
+/// costs less than an approval. Path validation (`X509.Verifier`) has the last word on a chain
+/// that passes here.
 final class ChainLinks: Sendable {
     let roots: [Certificate]
     let verdicts: IntermediateVerdicts
@@ -28,13 +29,12 @@ final class ChainLinks: Sendable {
     func root(
         leaf: Certificate,
         intermediate: Certificate,
-        intermediateDER: ArraySlice<UInt8>,
+        verdictKey key: IntermediateVerdicts.Key,
         spend: (NewChainBudget.Kind) throws(ApplePayTokenError) -> Void = { _ in }
     ) throws(ApplePayTokenError) -> Certificate {
         func broken(_ explanation: String) -> ApplePayTokenError {
             ApplePayTokenError(.untrustedChain, explanation, chainIssuer: String(describing: intermediate.issuer))
         }
-        let key = IntermediateVerdicts.key(for: intermediateDER)
         let remembered = verdicts.verdict(for: key)
         // Apple's intermediates have P-256 keys; a forger may pick one that costs ten times as
         // much to check (P-521, RSA-16384), so that check comes out of the budget.
@@ -78,15 +78,10 @@ final class ChainLinks: Sendable {
         }
     }
 
-    /// Whether `intermediateDER`'s root link has a remembered verdict.
-    func knowsVerdict(on intermediateDER: ArraySlice<UInt8>) -> Bool {
-        verdicts.verdict(for: IntermediateVerdicts.key(for: intermediateDER)) != nil
-    }
-
     /// Records what path validation proved: `root` signed the intermediate.
-    func remember(_ intermediateDER: ArraySlice<UInt8>, signedBy root: Certificate) {
+    func remember(_ key: IntermediateVerdicts.Key, signedBy root: Certificate) {
         guard let index = roots.firstIndex(of: root) else { return }
-        verdicts.record(.signedByRoot(index), for: IntermediateVerdicts.key(for: intermediateDER))
+        verdicts.record(.signedByRoot(index), for: key)
     }
 
     /// P-256 (Apple's keys) or RSA up to 4096 bits: a check that costs less than an approval's

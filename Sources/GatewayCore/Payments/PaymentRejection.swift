@@ -74,6 +74,14 @@ package enum TokenRejection: Error, Sendable, Hashable {
 }
 
 extension TokenRejection {
+    /// Nothing was decided about the token (the library verified as many new certificate chains
+    /// this second as it may): every API answers busy, not invalid, and the same request may be
+    /// sent again.
+    package var isUndecided: Bool {
+        if case .library(let code, _) = self { return code == .verificationBusy }
+        return false
+    }
+
     /// Why, for the merchant's engineer (after the code), in every API's words.
     package var reason: String {
         switch self {

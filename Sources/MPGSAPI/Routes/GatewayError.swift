@@ -68,13 +68,11 @@ extension GatewayError {
 
     /// A refused Apple Pay token: every such error says "Apple Pay token rejected: CODE: why".
     static func tokenRejected(_ rejection: TokenRejection) -> GatewayError {
-        if case .library(let code, let reason) = rejection, code == .verificationBusy {
-            // Too many new certificate chains this second: nothing was decided about the token,
-            // so busy (503, Retry-After), not invalid; the same request may be sent again.
+        if rejection.isUndecided {
             return GatewayError(
                 status: .serviceUnavailable,
                 cause: .serverBusy,
-                explanation: "Apple Pay token not verified yet: \(code): \(reason)",
+                explanation: "Apple Pay token not verified yet: \(rejection.code): \(rejection.reason)",
                 field: PaymentProcessor.tokenField
             )
         }
