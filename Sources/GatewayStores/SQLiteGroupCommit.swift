@@ -17,7 +17,9 @@ import Synchronization
 /// the one or two requests decided meanwhile: 1.6 token AUTHORIZEs per fdatasync, 14.6 page
 /// writes and 4 context switches per request (perf stat).
 final class SQLiteGroupCommit: Sendable {
-    private typealias Waiter = (record: TransactionRecord, continuation: CheckedContinuation<RecordOutcome, any Error>)
+    private typealias Waiter = (
+        record: TransactionRecord, continuation: CheckedContinuation<RecordOutcome, any Error>, stages: RequestStages?
+    )
 
     private struct State {
         var pending: [Waiter] = []
@@ -46,13 +48,15 @@ final class SQLiteGroupCommit: Sendable {
     }
 
     func submit(_ record: TransactionRecord) async throws -> RecordOutcome {
-        try await withCheckedThrowingContinuation { continuation in
+        let stages = RequestStages.current
+        stages?.submitted()
+        return try await withCheckedThrowingContinuation { continuation in
             let startCommitter = state.withLock { state in
                 guard !state.closed else {
                     continuation.resume(throwing: SQLiteConnection.Failure(code: SQLITE_MISUSE, message: "the store is closed"))
                     return false
                 }
-                state.pending.append((record, continuation))
+                state.pending.append((record, continuation, stages))
                 guard !state.committing else { return false }
                 state.committing = true
                 return true
@@ -124,6 +128,7 @@ final class SQLiteGroupCommit: Sendable {
     }
 
     private func commit(_ batch: [Waiter]) {
+        for waiter in batch { waiter.stages?.commitStarted(batchSize: batch.count) }
         let newest = batch.map(\.record.time.milliseconds).max() ?? 0
         let prune = state.withLock { state in
             if let last = state.lastPrune, newest - last < pruneIntervalMilliseconds { return false }
@@ -138,8 +143,10 @@ final class SQLiteGroupCommit: Sendable {
             } catch is RecordNeedsUndoing {
                 outcomes = try write(batch, pruneBefore) { self.writeInSavepoint($0) }
             }
+            for waiter in batch { waiter.stages?.committed() }
             for (waiter, outcome) in zip(batch, outcomes) { waiter.continuation.resume(with: outcome) }
         } catch {
+            for waiter in batch { waiter.stages?.committed() }
             for waiter in batch { waiter.continuation.resume(throwing: error) }
         }
     }

@@ -11,7 +11,9 @@ import Glibc
 // second. Near a due time it polls without sleeping, since poll's timeout is in milliseconds.
 //
 // Usage: http-bench-rate URL BODIES AUTHORIZATION RATE SECONDS [ORDER_PREFIX] [CONNECTIONS]
-// RATE_TRACE=FILE writes each answer's due time (ms after the start) and latency (ms), one per line.
+// RATE_TRACE=FILE writes each answer's due time (ms after the start) and latency (ms), one per line,
+// then the request's index (its order id's number) and its due and answer times (CLOCK_MONOTONIC ns,
+// to join with the server's log.stageTrace: scripts/bench-stages).
 // Last line: `constant_rate: rate=R sent=N ok=M p50_ms=A p99_ms=B p999_ms=C`.
 
 struct Options {
@@ -86,6 +88,8 @@ final class Connection {
     private var incoming: [UInt8] = []
     /// When the request in flight was due; nil when the connection is idle.
     private(set) var due: UInt64?
+    /// The index of the request in flight.
+    private(set) var index = 0
 
     init(host: String, port: UInt16) {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -107,9 +111,10 @@ final class Connection {
 
     var wantsToWrite: Bool { written < outgoing.count }
 
-    func send(_ request: [UInt8], due: UInt64) {
+    func send(_ request: [UInt8], index: Int, due: UInt64) {
         outgoing = request
         written = 0
+        self.index = index
         self.due = due
         flush()
     }
@@ -185,7 +190,7 @@ var latencies: [Double] = []
 latencies.reserveCapacity(count)
 /// (due time after the start, latency) of each answer, written to $RATE_TRACE when it is set, so a
 /// tail can be placed in time: periodic stalls and a backlog after one look different.
-var trace: [(due: Double, latency: Double)] = []
+var trace: [(due: Double, latency: Double, index: Int, dueNanoseconds: UInt64, answeredNanoseconds: UInt64)] = []
 var failures: [Int] = []
 let interval = 1e9 / options.rate
 let start = monotonicNanoseconds() + 200_000_000
@@ -199,7 +204,7 @@ while answered < count {
     var now = monotonicNanoseconds()
     guard now < giveUp else { fail("\(count - answered) requests unanswered 30 s after the last was due") }
     while next < count, dueTime(next) <= now, let free = idle.popLast() {
-        connections[free].send(requests[next], due: dueTime(next))
+        connections[free].send(requests[next], index: next, due: dueTime(next))
         next += 1
     }
     // Sleep in poll only while the next due time is more than a millisecond and a half away.
@@ -220,7 +225,7 @@ while answered < count {
         guard polled[index].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, let due = connection.due else { continue }
         guard let status = connection.receive() else { continue }
         latencies.append(Double(now - due) / 1e6)
-        trace.append((Double(Int64(due) - Int64(start)) / 1e6, latencies[latencies.count - 1]))
+        trace.append((Double(Int64(due) - Int64(start)) / 1e6, latencies[latencies.count - 1], connection.index, due, now))
         if status != 201 { failures.append(status) }
         answered += 1
         idle.append(index)
@@ -228,7 +233,8 @@ while answered < count {
 }
 
 if let path = ProcessInfo.processInfo.environment["RATE_TRACE"] {
-    let lines = trace.map { String(format: "%.3f %.3f\n", $0.due, $0.latency) }.joined()
+    let lines = trace.map { String(format: "%.3f %.3f %d %llu %llu\n", $0.due, $0.latency, $0.index, $0.dueNanoseconds, $0.answeredNanoseconds) }
+        .joined()
     FileManager.default.createFile(atPath: path, contents: Data(lines.utf8))
 }
 latencies.sort()

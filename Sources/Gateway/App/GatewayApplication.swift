@@ -226,7 +226,11 @@ private func listenerApplication(
     let serverName = "applepay-gateway"
     // The channels call the router themselves (RouterCall), not through Hummingbird's responder.
     let routes = router.buildResponder()
-    let call = RouterCall(respond: { request, context in try await routes.respond(to: request, context: context) }, serverName: serverName)
+    let call = RouterCall(
+        respond: { request, context in try await routes.respond(to: request, context: context) },
+        serverName: serverName,
+        stageLog: services.stageLog
+    )
     return Application(
         responder: routes,
         server: HTTPServerBuilder { _ in

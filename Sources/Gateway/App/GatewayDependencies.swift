@@ -52,6 +52,8 @@ struct GatewayDependencies: Sendable {
     var fingerprinter: RequestFingerprinter
     /// This gateway's own registry: tests build many gateways in one process.
     var metrics = GatewayMetrics()
+    /// `log.stageTrace`: where each request's stages go, when set.
+    var stageLog: StageTraceLog?
 
     /// Loads keys and trust roots and opens the store.
     init(
@@ -97,6 +99,7 @@ struct GatewayDependencies: Sendable {
         // A store handed in (tests, `check-config`, `mint-token`) writes no key file.
         let fingerprinter = RequestFingerprinter(key: try Self.requestFingerprintKey(configuration, createFile: store == nil))
         self.fingerprinter = fingerprinter
+        stageLog = try configuration.stageTracePath.map(StageTraceLog.init(path:))
         if let store {
             self.store = TimedTransactionStore(base: store, metrics: metrics)
             sessionStore = store as? any SessionStore ?? NoStore()

@@ -42,6 +42,7 @@ extension GatewayConfiguration {
             }
             logFormat = parsed
         }
+        if let path = try values.string("log.stageTrace"), !path.isEmpty { stageTracePath = path }
         limits = try Self.limits(values)
         tls = try Self.tls(values)
         certificateAuthenticationPort = try Self.certificateAuthenticationPort(values)

@@ -18,6 +18,7 @@ import GatewayStores
 /// | `store.timeoutSeconds` | int 1-300: the longest a PostgreSQL operation (with its wait for a connection) may take | `5` |
 /// | `log.level` | trace, debug, info, notice, warning, error, critical | `info` |
 /// | `log.format` | `json` (one object per line on stdout) or `text` | `json` |
+/// | `log.stageTrace` | path: a diagnostic file, started afresh, with one line per answered request: its path and when it was read, handed to the writer, committed and answered (`scripts/bench-stages`) | none |
 /// | `server.maxBodyBytes` | int, 1024-1048576: larger request bodies get 413 | `65536` |
 /// | `server.headerTimeoutSeconds` | int, 1-300: from a request's first byte to its complete head | `10` |
 /// | `server.bodyTimeoutSeconds` | int, 1-300: from a request's complete head to its body's last byte | `5` |
@@ -119,6 +120,7 @@ struct GatewayConfiguration: Sendable {
     var requestFingerprintKey: [UInt8]?
     var logLevel = "info"
     var logFormat = LogFormat.json
+    var stageTracePath: String?
     var limits = ServerLimits()
     var signingTimeWindow: TimeInterval = 300
     /// Each new chain costs up to two P-384 verifications (about 1.1 ms each): 20 a second is at

@@ -16,6 +16,8 @@ struct RouterCall: Sendable {
 
     let respond: Respond
     let serverName: String
+    /// `log.stageTrace`: each request's stages, when set.
+    var stageLog: StageTraceLog? = nil
 
     /// Answers `request` in a task of its own, then gives the answer to `deliver` on the
     /// channel's event loop. The task starts on that loop (the event loops are Swift's global
@@ -27,9 +29,21 @@ struct RouterCall: Sendable {
         logger: Logger,
         deliver: @escaping @Sendable (Answer) -> Void
     ) {
+        guard let stageLog else {
+            Task {
+                let answer = await answer(request, on: channel, logger: logger)
+                if channel.eventLoop.inEventLoop { deliver(answer) } else { channel.eventLoop.execute { deliver(answer) } }
+            }
+            return
+        }
         Task {
-            let answer = await answer(request, on: channel, logger: logger)
-            if channel.eventLoop.inEventLoop { deliver(answer) } else { channel.eventLoop.execute { deliver(answer) } }
+            let (traced, stages) = await stageLog.trace(path: request.uri.path) {
+                await self.answer(request, on: channel, logger: logger)
+            }
+            channel.eventLoop.execute {
+                deliver(traced)
+                stageLog.write(stages)
+            }
         }
     }
 

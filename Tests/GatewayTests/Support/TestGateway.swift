@@ -44,7 +44,8 @@ struct TestGateway: Sendable {
         radialDecrypt: Bool = false,
         requestFingerprintKey: [UInt8]? = nil,
         tokens: TokenRepository? = nil,
-        newChainsPerSecond: Int = GatewayConfiguration().newChainsPerSecond
+        newChainsPerSecond: Int = GatewayConfiguration().newChainsPerSecond,
+        stageTracePath: String? = nil
     ) async throws {
         let directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
@@ -64,6 +65,7 @@ struct TestGateway: Sendable {
         }
         configuration.signingTimeWindow = signingTimeWindow
         configuration.newChainsPerSecond = newChainsPerSecond
+        configuration.stageTracePath = stageTracePath
         // Generous for a loaded 2-core machine running the whole suite; the outage tests set their
         // own, short, timeouts.
         configuration.storeTimeout = PostgresTestServer.generousStoreTimeout

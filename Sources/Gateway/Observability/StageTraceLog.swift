@@ -1,0 +1,34 @@
+import Foundation
+import GatewayCore
+import Synchronization
+
+/// `log.stageTrace`: one line per answered request, with when it passed each stage
+/// (``RequestStages``), appended to a file for `scripts/bench-stages` to join with the client's
+/// due times. A diagnostic for latency tails: each line costs a write(2) on the event loop.
+final class StageTraceLog: Sendable {
+    private let descriptor: Int32
+
+    /// Starts the file afresh.
+    init(path: String) throws {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw ConfigurationError(key: "log.stageTrace", problem: "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Traces `answer`, the whole of one request's work, then logs the request's stages.
+    func trace<Answer>(path: String, _ answer: () async -> Answer) async -> (Answer, RequestStages) {
+        let stages = RequestStages(path: path)
+        let answered = await RequestStages.$current.withValue(stages) { await answer() }
+        return (answered, stages)
+    }
+
+    /// The request's line, with the time its answer was handed to the connection.
+    func write(_ stages: RequestStages) {
+        let line = stages.line(answered: RequestStages.now())
+        // One write of a few dozen bytes to a file opened for appending: whole, in order.
+        _ = line.utf8CString.withUnsafeBufferPointer { Foundation.write(descriptor, $0.baseAddress, $0.count - 1) }
+    }
+}
