@@ -19,9 +19,15 @@ struct StageTraceTests {
             #expect(paid.status == .created, "\(paid.body)")
             let information = try await client.send("/api/rest/version/100/information", method: .get, authorization: nil)
             #expect(information.status == .ok)
+            // A card number in an order id is masked in the trace, as in the log.
+            let carded = try await client.put(TestGateway.path(order: "5123450000000008", transaction: "1"), Data("{}".utf8))
+            #expect(carded.status == .badRequest)
         }
-        let lines = try String(contentsOfFile: tracePath, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ") }
-        #expect(lines.count == 2)
+        let text = try String(contentsOfFile: tracePath, encoding: .utf8)
+        #expect(!text.contains("5123450000000008"))
+        #expect(text.contains("/order/512345"))
+        let lines = text.split(separator: "\n").map { $0.split(separator: " ") }
+        #expect(lines.count == 3)
         let authorize = try #require(lines.first { $0.first?.hasSuffix("/order/stage-1/transaction/1") == true })
         #expect(authorize.count == 7)
         let times = authorize.dropFirst().prefix(5).compactMap { UInt64($0) }

@@ -1,6 +1,5 @@
 import Foundation
 import GatewayCore
-import Synchronization
 
 /// `log.stageTrace`: one line per answered request, with when it passed each stage
 /// (``RequestStages``), appended to a file for `scripts/bench-stages` to join with the client's
@@ -18,9 +17,11 @@ final class StageTraceLog: Sendable {
 
     deinit { close(descriptor) }
 
-    /// Traces `answer`, the whole of one request's work, then logs the request's stages.
+    /// Runs `answer`, the whole of one request's work, with a new ``RequestStages`` as the task's
+    /// current one, so the store marks its commit on it. The path is masked as the log masks it:
+    /// a client may put a card number in an order id.
     func trace<Answer>(path: String, _ answer: () async -> Answer) async -> (Answer, RequestStages) {
-        let stages = RequestStages(path: path)
+        let stages = RequestStages(path: CardNumberRedaction.mask(path))
         let answered = await RequestStages.$current.withValue(stages) { await answer() }
         return (answered, stages)
     }
