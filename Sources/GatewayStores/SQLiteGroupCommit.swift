@@ -135,20 +135,19 @@ final class SQLiteGroupCommit: Sendable {
             state.lastPrune = newest
             return true
         }
+        let outcomes: [Result<RecordOutcome, any Error>]
         do {
             let pruneBefore = prune ? newest - replayRetentionMilliseconds : nil
-            let outcomes: [Result<RecordOutcome, any Error>]
             do {
                 outcomes = try write(batch, pruneBefore) { .success(try self.writeUnguarded($0)) }
             } catch is RecordNeedsUndoing {
                 outcomes = try write(batch, pruneBefore) { self.writeInSavepoint($0) }
             }
-            for waiter in batch { waiter.stages?.committed() }
-            for (waiter, outcome) in zip(batch, outcomes) { waiter.continuation.resume(with: outcome) }
         } catch {
-            for waiter in batch { waiter.stages?.committed() }
-            for waiter in batch { waiter.continuation.resume(throwing: error) }
+            outcomes = batch.map { _ in .failure(error) }
         }
+        for waiter in batch { waiter.stages?.committed() }
+        for (waiter, outcome) in zip(batch, outcomes) { waiter.continuation.resume(with: outcome) }
     }
 
     /// The batch's records, each written by `writeRecord`, and the pruning of replay records

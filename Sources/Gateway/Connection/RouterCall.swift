@@ -29,21 +29,20 @@ struct RouterCall: Sendable {
         logger: Logger,
         deliver: @escaping @Sendable (Answer) -> Void
     ) {
-        guard let stageLog else {
-            Task {
-                let answer = await answer(request, on: channel, logger: logger)
-                if channel.eventLoop.inEventLoop { deliver(answer) } else { channel.eventLoop.execute { deliver(answer) } }
-            }
-            return
-        }
         Task {
-            let (traced, stages) = await stageLog.trace(path: request.uri.path) {
-                await self.answer(request, on: channel, logger: logger)
+            // Traced (log.stageTrace): the task carries the request's stages, for the store to mark.
+            let stages = stageLog?.stages(for: request.uri.path)
+            let answer =
+                if let stages {
+                    await RequestStages.$current.withValue(stages) { await self.answer(request, on: channel, logger: logger) }
+                } else {
+                    await answer(request, on: channel, logger: logger)
+                }
+            let finish = {
+                deliver(answer)
+                if let stages { stageLog?.write(stages) }
             }
-            channel.eventLoop.execute {
-                deliver(traced)
-                stageLog.write(stages)
-            }
+            if channel.eventLoop.inEventLoop { finish() } else { channel.eventLoop.execute(finish) }
         }
     }
 

@@ -17,13 +17,10 @@ final class StageTraceLog: Sendable {
 
     deinit { close(descriptor) }
 
-    /// Runs `answer`, the whole of one request's work, with a new ``RequestStages`` as the task's
-    /// current one, so the store marks its commit on it. The path is masked as the log masks it:
-    /// a client may put a card number in an order id.
-    func trace<Answer>(path: String, _ answer: () async -> Answer) async -> (Answer, RequestStages) {
-        let stages = RequestStages(path: CardNumberRedaction.mask(path))
-        let answered = await RequestStages.$current.withValue(stages) { await answer() }
-        return (answered, stages)
+    /// A request's stages, read from now, for the task answering it to carry. The path is masked
+    /// as the log masks it: a client may put a card number in an order id.
+    func stages(for path: String) -> RequestStages {
+        RequestStages(path: CardNumberRedaction.mask(path))
     }
 
     /// The request's line, with the time its answer was handed to the connection.

@@ -6,39 +6,39 @@ import Synchronization
 /// commit, on the way out), and only per-request timestamps say where. Monotonic nanoseconds
 /// (CLOCK_MONOTONIC, the clock `http-bench-rate` stamps its due times with), 0 for a stage the
 /// request never reached. The channel marks the ends; the store marks the commit.
-public final class RequestStages: Sendable {
+package final class RequestStages: Sendable {
     /// The request being answered by this task, when stages are traced.
-    @TaskLocal public static var current: RequestStages?
+    @TaskLocal package static var current: RequestStages?
 
     /// The path of the request (its order and transaction ids), to join with the client's record.
-    public let path: String
+    package let path: String
     /// The whole request was in hand and its task started.
-    public let read: UInt64
+    package let read: UInt64
     private let submittedAt = Atomic<UInt64>(0)
     private let commitStartedAt = Atomic<UInt64>(0)
     private let committedAt = Atomic<UInt64>(0)
     private let batch = Atomic<Int>(0)
 
-    public init(path: String, read: UInt64 = RequestStages.now()) {
+    package init(path: String, read: UInt64 = RequestStages.now()) {
         self.path = path
         self.read = read
     }
 
     /// Its record was handed to the writer: everything before is reading, deciding, decrypting.
-    public func submitted() { submittedAt.store(Self.now(), ordering: .relaxed) }
+    package func submitted() { submittedAt.store(Self.now(), ordering: .relaxed) }
 
     /// The writer began the commit holding its record, with `batchSize` records in it.
-    public func commitStarted(batchSize: Int) {
+    package func commitStarted(batchSize: Int) {
         commitStartedAt.store(Self.now(), ordering: .relaxed)
         batch.store(batchSize, ordering: .relaxed)
     }
 
     /// That commit is durable.
-    public func committed() { committedAt.store(Self.now(), ordering: .relaxed) }
+    package func committed() { committedAt.store(Self.now(), ordering: .relaxed) }
 
     /// One line: the path, then read, submitted, commit start, committed and `answered` (ns), and
     /// the commit's batch size. Read after the answer, which the commit's continuation precedes.
-    public func line(answered: UInt64) -> String {
+    package func line(answered: UInt64) -> String {
         let times = [
             read, submittedAt.load(ordering: .relaxed), commitStartedAt.load(ordering: .relaxed),
             committedAt.load(ordering: .relaxed), answered,
@@ -46,7 +46,7 @@ public final class RequestStages: Sendable {
         return "\(path) " + times.map(String.init).joined(separator: " ") + " \(batch.load(ordering: .relaxed))\n"
     }
 
-    public static func now() -> UInt64 {
+    package static func now() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
