@@ -5,10 +5,9 @@ import HummingbirdCore
 import Logging
 import NIOCore
 
-/// One request through the router, as Hummingbird's application does it: a request id on the
-/// logger, a 500 for an error no route turned into a response, the server's name, and the body
-/// gathered whole (the gateway's bodies are small JSON documents and pages). Both protocols'
-/// channels answer through it.
+/// One request through the router, as Hummingbird's application does it: a 500 for an error no
+/// route turned into a response, the server's name, and the body gathered whole (the gateway's
+/// bodies are small JSON documents and pages). Both protocols' channels answer through it.
 struct RouterCall: Sendable {
     typealias Respond = @Sendable (Request, GatewayRequestContext) async throws -> Response
     /// A response's head and body; nil when its body failed part-way.
@@ -47,8 +46,7 @@ struct RouterCall: Sendable {
     }
 
     func answer(_ request: Request, on channel: any Channel, logger: Logger) async -> Answer {
-        var logger = logger
-        logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
+        // RequestObservationMiddleware names the request on its logger (`requestId`).
         let context = GatewayRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
         var response: Response
         do {

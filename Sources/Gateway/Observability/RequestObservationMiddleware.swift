@@ -17,10 +17,11 @@ struct RequestObservationMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
-        // Hummingbird's own id (a counter under a random prefix) is unique and far cheaper than a UUID.
-        let requestId = Self.clientRequestId(request.headers[Self.requestIdHeader]) ?? context.id
+        // Hummingbird's id (a counter under a random prefix) is unique and far cheaper than a UUID.
+        // Made here, not by the channel (as Hummingbird's application does, under `hb.request.id`),
+        // so a request's logger gets its metadata once.
+        let requestId = Self.clientRequestId(request.headers[Self.requestIdHeader]) ?? RequestID().description
         var context = context
-        context.logger[metadataKey: "hb.request.id"] = nil
         context.logger[metadataKey: "requestId"] = .string(requestId)
         let counted = request.uri.path != "/metrics"
         if counted { metrics.requestStarted() }

@@ -26,6 +26,9 @@ extension TransactionStore {
     ) throws -> ProcessedTransaction {
         switch outcome {
         case .recorded:
+            observer.transactionRecorded(operation: record.operation, gatewayCode: record.gatewayCode)
+            // Built only when it is written: seven strings and a dictionary on every payment.
+            guard logger.logLevel <= .info else { return .recorded(record) }
             var metadata: Logger.Metadata = [
                 "merchant": "\(record.merchantId)", "orderId": "\(record.orderId)",
                 "transactionId": "\(record.transactionId)", "operation": "\(record.operation.rawValue)",
@@ -34,7 +37,6 @@ extension TransactionStore {
             ]
             if let card { metadata["card"] = "\(card)" }  // masked 6+4 only
             logger.info("transaction processed", metadata: metadata)
-            observer.transactionRecorded(operation: record.operation, gatewayCode: record.gatewayCode)
             return .recorded(record)
         case .duplicateTransaction(let stored):
             return try context.retry(stored)
