@@ -31,7 +31,23 @@ package enum Base64 {
                 var accumulator: UInt32 = 0
                 var bits = 0
                 var written = 0
-                for byte in utf8 {
+                // Whole quartets of plain sextets, four bytes into three at once: all of a real
+                // token's text but its end. The first quartet holding padding, whitespace or
+                // anything else goes, with the rest, through the byte-at-a-time loop below.
+                var start = 0
+                while start + 4 <= utf8.count {
+                    let first = classes[Int(utf8[start])], second = classes[Int(utf8[start + 1])]
+                    let third = classes[Int(utf8[start + 2])], fourth = classes[Int(utf8[start + 3])]
+                    guard (first | second | third | fourth) < 64 else { break }
+                    let quartet = UInt32(first) << 18 | UInt32(second) << 12 | UInt32(third) << 6 | UInt32(fourth)
+                    output[written] = UInt8(truncatingIfNeeded: quartet >> 16)
+                    output[written + 1] = UInt8(truncatingIfNeeded: quartet >> 8)
+                    output[written + 2] = UInt8(truncatingIfNeeded: quartet)
+                    written += 3
+                    start += 4
+                }
+                sextets = start
+                for byte in UnsafeBufferPointer(rebasing: utf8[start...]) {
                     let sextet = classes[Int(byte)]
                     if sextet < 64 {
                         // '=' only at the end.
