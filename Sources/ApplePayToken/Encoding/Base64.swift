@@ -36,8 +36,10 @@ package enum Base64 {
                 // anything else goes, with the rest, through the byte-at-a-time loop below.
                 var start = 0
                 while start + 4 <= utf8.count {
-                    let first = classes[Int(utf8[start])], second = classes[Int(utf8[start + 1])]
-                    let third = classes[Int(utf8[start + 2])], fourth = classes[Int(utf8[start + 3])]
+                    let first = classes[Int(utf8[start])]
+                    let second = classes[Int(utf8[start + 1])]
+                    let third = classes[Int(utf8[start + 2])]
+                    let fourth = classes[Int(utf8[start + 3])]
                     guard (first | second | third | fourth) < 64 else { break }
                     let quartet = UInt32(first) << 18 | UInt32(second) << 12 | UInt32(third) << 6 | UInt32(fourth)
                     output[written] = UInt8(truncatingIfNeeded: quartet >> 16)
