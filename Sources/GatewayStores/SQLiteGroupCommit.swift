@@ -156,8 +156,10 @@ final class SQLiteGroupCommit: Sendable {
         } catch {
             outcomes = batch.map { _ in .failure(error) }
         }
-        for waiter in batch { waiter.stages?.committed() }
-        for (waiter, outcome) in zip(batch, outcomes) { waiter.continuation.resume(with: outcome) }
+        for (waiter, outcome) in zip(batch, outcomes) {
+            waiter.stages?.committed()
+            waiter.continuation.resume(with: outcome)
+        }
     }
 
     /// The batch's records, each written by `writeRecord`, and the pruning of replay records

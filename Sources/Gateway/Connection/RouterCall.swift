@@ -37,12 +37,19 @@ struct RouterCall: Sendable {
                 } else {
                     await answer(request, on: channel, logger: logger)
                 }
-            let finish = {
-                deliver(answer)
-                if let stages { stageLog?.write(stages) }
+            // A closure only for the other loop's queue: on the loop, answered without allocating one.
+            if channel.eventLoop.inEventLoop {
+                finish(answer, stages, deliver)
+            } else {
+                channel.eventLoop.execute { finish(answer, stages, deliver) }
             }
-            if channel.eventLoop.inEventLoop { finish() } else { channel.eventLoop.execute(finish) }
         }
+    }
+
+    /// Hands the answer to the connection, then writes the request's stages when they are traced.
+    private func finish(_ answer: Answer, _ stages: RequestStages?, _ deliver: @Sendable (Answer) -> Void) {
+        deliver(answer)
+        if let stages { stageLog?.write(stages) }
     }
 
     func answer(_ request: Request, on channel: any Channel, logger: Logger) async -> Answer {

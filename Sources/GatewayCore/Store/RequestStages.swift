@@ -1,11 +1,11 @@
-import Glibc
+import Dispatch
 import Synchronization
 
 /// When one request passed each stage on its way through the server, for `log.stageTrace`: a
 /// latency tail is queueing somewhere (before the request is read, behind the writer, in the
 /// commit, on the way out), and only per-request timestamps say where. Monotonic nanoseconds
-/// (CLOCK_MONOTONIC, the clock `http-bench-rate` stamps its due times with), 0 for a stage the
-/// request never reached. The channel marks the ends; the store marks the commit.
+/// (`DispatchTime`'s, as the server times everything: CLOCK_MONOTONIC on Linux, the clock
+/// `http-bench-rate` stamps its due times with), 0 for a stage the request never reached. The channel marks the ends; the store marks the commit.
 package final class RequestStages: Sendable {
     /// The request being answered by this task, when stages are traced.
     @TaskLocal package static var current: RequestStages?
@@ -46,9 +46,5 @@ package final class RequestStages: Sendable {
         return "\(path) " + times.map(String.init).joined(separator: " ") + " \(batch.load(ordering: .relaxed))\n"
     }
 
-    package static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
+    package static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 }

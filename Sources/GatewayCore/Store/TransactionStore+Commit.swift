@@ -27,16 +27,8 @@ extension TransactionStore {
         switch outcome {
         case .recorded:
             observer.transactionRecorded(operation: record.operation, gatewayCode: record.gatewayCode)
-            // Built only when it is written: seven strings and a dictionary on every payment.
-            guard logger.logLevel <= .info else { return .recorded(record) }
-            var metadata: Logger.Metadata = [
-                "merchant": "\(record.merchantId)", "orderId": "\(record.orderId)",
-                "transactionId": "\(record.transactionId)", "operation": "\(record.operation.rawValue)",
-                "transactionType": "\(record.transactionType.rawValue)", "gatewayCode": "\(record.gatewayCode.rawValue)",
-                "result": "\(record.result.rawValue)",
-            ]
-            if let card { metadata["card"] = "\(card)" }  // masked 6+4 only
-            logger.info("transaction processed", metadata: metadata)
+            // swift-log builds the metadata only when the line is written: not at `warning`.
+            logger.info("transaction processed", metadata: transactionProcessedMetadata(record, card: card))
             return .recorded(record)
         case .duplicateTransaction(let stored):
             return try context.retry(stored)
@@ -48,4 +40,15 @@ extension TransactionStore {
             throw PaymentRejection.orderChanged
         }
     }
+}
+
+private func transactionProcessedMetadata(_ record: TransactionRecord, card: String?) -> Logger.Metadata {
+    var metadata: Logger.Metadata = [
+        "merchant": "\(record.merchantId)", "orderId": "\(record.orderId)",
+        "transactionId": "\(record.transactionId)", "operation": "\(record.operation.rawValue)",
+        "transactionType": "\(record.transactionType.rawValue)", "gatewayCode": "\(record.gatewayCode.rawValue)",
+        "result": "\(record.result.rawValue)",
+    ]
+    if let card { metadata["card"] = "\(card)" }  // masked 6+4 only
+    return metadata
 }
