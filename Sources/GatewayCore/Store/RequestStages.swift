@@ -5,7 +5,8 @@ import Synchronization
 /// latency tail is queueing somewhere (before the request is read, behind the writer, in the
 /// commit, on the way out), and only per-request timestamps say where. Monotonic nanoseconds
 /// (`DispatchTime`'s, as the server times everything: CLOCK_MONOTONIC on Linux, the clock
-/// `http-bench-rate` stamps its due times with), 0 for a stage the request never reached. The channel marks the ends; the store marks the commit.
+/// `http-bench-rate` stamps its due times with), 0 for a stage the request never reached. The
+/// channel marks the ends; the store marks the commit.
 package final class RequestStages: Sendable {
     /// The request being answered by this task, when stages are traced.
     @TaskLocal package static var current: RequestStages?
