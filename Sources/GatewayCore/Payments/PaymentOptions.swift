@@ -9,9 +9,11 @@ package struct PaymentOptions: Sendable, Hashable {
         /// The first digits of a card number: only its brand is returned.
         package var cardPrefix: String?
 
+        /// An empty prefix is no prefix, as an empty value is absent in every request
+        /// (FieldFormat.check): it names no brand, and left none at all.
         package init(currency: Currency? = nil, cardPrefix: String? = nil) {
             self.currency = currency
-            self.cardPrefix = cardPrefix
+            self.cardPrefix = cardPrefix?.isEmpty == true ? nil : cardPrefix
         }
     }
 

@@ -113,10 +113,7 @@ extension PaymentOptions.Filter {
     /// The filters a Payment Options Inquiry names: `order.currency` (an amount needs it, for its
     /// decimals) and a card prefix.
     static func reading(_ reader: RequestReader) throws(GatewayError) -> PaymentOptions.Filter {
-        // An empty value is an absent one, as in every request (FieldFormat.check): an empty
-        // prefix filters nothing, where it used to leave no brand at all.
-        let prefix = reader.text("sourceOfFunds.provided.card.prefix")
-        var filter = PaymentOptions.Filter(cardPrefix: prefix?.isEmpty == false ? prefix : nil)
+        var filter = PaymentOptions.Filter(cardPrefix: reader.text("sourceOfFunds.provided.card.prefix"))
         if let code = reader.text("order.currency") {
             guard let currency = Currency(code: code) else {
                 throw GatewayError.invalidValue("order.currency", code, "Currency is not supported")
