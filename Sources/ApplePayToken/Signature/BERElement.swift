@@ -27,8 +27,8 @@ struct BERElement {
 
     var isConstructed: Bool { tag & 0x20 != 0 }
 
-    /// Encoded with an indefinite length (header octet 0x80).
-    var isIndefinite: Bool { encoded.count > 1 && encoded[encoded.startIndex + 1] == 0x80 }
+    /// Encoded with an indefinite length: its end-of-contents octets follow the contents.
+    var isIndefinite: Bool { encoded.endIndex - contentsBounds.upperBound == 2 }
 
     /// Throws when this element or anything inside it has an indefinite length: Apple uses them
     /// only on the outer envelope, never inside signer infos, algorithm sets or certificates.
@@ -99,6 +99,7 @@ struct BERElement {
         var contents: Range<Int>
         var end: Int
 
+        /// As ``BERElement/isIndefinite``: only an indefinite length leaves octets after the contents.
         var isIndefinite: Bool { end - contents.upperBound == 2 }
     }
 
