@@ -102,6 +102,7 @@ let package = Package(
                 "WireJSON",
                 "CSQLite",
                 "CSQLiteWALBuffer",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -52,8 +52,12 @@ final class SQLiteGroupCommit: Sendable {
     private let replayRetentionMilliseconds: Int64
     private let pruneIntervalMilliseconds: Int64 = 60_000
 
-    init(connection: SQLiteConnection, replayRetention: TimeInterval) {
+    /// The replay check, which this writer alone claims in and settles.
+    let ledger: SQLiteReplayLedger
+
+    init(connection: SQLiteConnection, ledger: SQLiteReplayLedger, replayRetention: TimeInterval) {
         self.connection = connection
+        self.ledger = ledger
         self.replayRetentionMilliseconds = Int64(replayRetention * 1000)
     }
 
@@ -163,19 +167,30 @@ final class SQLiteGroupCommit: Sendable {
     }
 
     /// The batch's records, each written by `writeRecord`, and the pruning of replay records
-    /// accepted before `pruneBefore` (if given), in one transaction.
+    /// accepted before `pruneBefore` (if given), in one transaction. The ledger follows it: its
+    /// claims are withdrawn if it does not commit, and what it pruned is forgotten once it has.
     private func write(
         _ batch: [Waiter],
         _ pruneBefore: Int64?,
         _ writeRecord: (TransactionRecord) throws -> Result<RecordOutcome, any Error>
     ) throws -> [Result<RecordOutcome, any Error>] {
-        try connection.transaction {
-            let outcomes = try batch.map { try writeRecord($0.record) }
-            if let pruneBefore {
-                try connection.query("DELETE FROM apple_pay_transactions WHERE accepted_at_ms < ?", [.integer(pruneBefore)])
+        let (outcomes, pruned): ([Result<RecordOutcome, any Error>], [[SQLiteValue]])
+        do {
+            (outcomes, pruned) = try connection.transaction {
+                let outcomes = try batch.map { try writeRecord($0.record) }
+                guard let pruneBefore else { return (outcomes, []) }
+                let pruned = try connection.query(
+                    "DELETE FROM apple_pay_transactions WHERE accepted_at_ms < ? RETURNING apple_pay_transaction_id, data_digest",
+                    [.integer(pruneBefore)]
+                )
+                return (outcomes, pruned)
             }
-            return outcomes
+        } catch {
+            ledger.withdrawClaims()
+            throw error
         }
+        ledger.settle(forgetting: pruned.compactMap { row in row[0].text.map { ($0, row[1].text) } })
+        return outcomes
     }
 
     /// A record in the batch has to be undone alone: the batch is written again, record by
@@ -189,7 +204,7 @@ final class SQLiteGroupCommit: Sendable {
     private func writeUnguarded(_ record: TransactionRecord) throws -> RecordOutcome {
         let outcome: RecordOutcome
         do {
-            outcome = try SQLiteRecordWriter.write(record, connection)
+            outcome = try SQLiteRecordWriter.write(record, connection, ledger)
         } catch {
             throw RecordNeedsUndoing()
         }
@@ -199,18 +214,23 @@ final class SQLiteGroupCommit: Sendable {
         }
     }
 
-    /// One record's writes, undone alone when they conflict or fail.
+    /// One record's writes, undone alone (its replay claim with them) when they conflict or fail.
     private func writeInSavepoint(_ record: TransactionRecord) -> Result<RecordOutcome, any Error> {
         Result {
+            let claims = ledger.unsettledCount
             try connection.run("SAVEPOINT record")
             do {
-                let outcome = try SQLiteRecordWriter.write(record, connection)
-                if outcome != .recorded { try connection.run("ROLLBACK TO record") }
+                let outcome = try SQLiteRecordWriter.write(record, connection, ledger)
+                if outcome != .recorded {
+                    try connection.run("ROLLBACK TO record")
+                    ledger.withdrawClaims(since: claims)
+                }
                 try connection.run("RELEASE record")
                 return outcome
             } catch {
                 try? connection.run("ROLLBACK TO record")
                 try? connection.run("RELEASE record")
+                ledger.withdrawClaims(since: claims)
                 throw error
             }
         }

@@ -7,8 +7,13 @@ import GatewayCore
 /// Only a write that was refused reads, to say why.
 enum SQLiteRecordWriter {
     /// The caller undoes a record whose outcome is neither `.recorded` nor a duplicate (which
-    /// writes nothing); conflicts are outcomes, not errors.
-    static func write(_ record: TransactionRecord, _ connection: SQLiteConnection) throws -> RecordOutcome {
+    /// writes nothing), its replay claim in `ledger` with its writes; conflicts are outcomes, not
+    /// errors.
+    static func write(
+        _ record: TransactionRecord,
+        _ connection: SQLiteConnection,
+        _ ledger: SQLiteReplayLedger
+    ) throws -> RecordOutcome {
         // The transaction's own key is the retry check: a retry, or a request that raced it
         // with the same identifiers, finds the row there, and the record has written nothing
         // (so the group commit need not undo it).
@@ -25,7 +30,7 @@ enum SQLiteRecordWriter {
             return .duplicateTransaction(existing)
         }
         if let refused = try writeOrder(connection, record) { return refused }
-        if let replay = record.applePayReplay, try !recordReplay(replay, record, connection) { return .applePayReplay }
+        if let replay = record.applePayReplay, try !recordReplay(replay, record, connection, ledger) { return .applePayReplay }
         if let target = record.voidedTransactionId {
             try connection.query(
                 markVoidedSQL,
@@ -45,24 +50,23 @@ enum SQLiteRecordWriter {
         return .recorded
     }
 
-    /// Records the token as used; false when either of its keys was recorded before (the
-    /// transaction id is the primary key, the data digest a unique index).
+    /// Records the token as used; false when either of its keys was recorded before. The ledger
+    /// decides; the row, appended to a table without unique keys, is what it is read back from.
     private static func recordReplay(
         _ replay: ApplePayReplayKey,
         _ record: TransactionRecord,
-        _ connection: SQLiteConnection
+        _ connection: SQLiteConnection,
+        _ ledger: SQLiteReplayLedger
     ) throws -> Bool {
-        do {
-            try connection.query(
-                insertReplaySQL,
-                [
-                    .text(replay.transactionId), .text(replay.dataDigestHex), .text(record.merchantId),
-                    .text(record.orderId), .text(record.transactionId), .integer(record.time.milliseconds),
-                ]
-            )
-        } catch let failure as SQLiteConnection.Failure where failure.isConstraintViolation {
-            return false
-        }
+        let dataDigestHex = replay.dataDigestHex
+        guard ledger.claim(transactionId: replay.transactionId, dataDigestHex: dataDigestHex) else { return false }
+        try connection.query(
+            insertReplaySQL,
+            [
+                .text(replay.transactionId), .text(dataDigestHex), .text(record.merchantId),
+                .text(record.orderId), .text(record.transactionId), .integer(record.time.milliseconds),
+            ]
+        )
         return true
     }
 

@@ -48,7 +48,11 @@ package final class SQLiteTransactionStore: TransactionStore {
         checkpointer = try SQLiteCheckpointer(path: path)
         writeConnection.onCommit(walFrames: checkpointer.logHolds)
         reader = try SQLiteReader(path: path)
-        writer = SQLiteGroupCommit(connection: writeConnection, replayRetention: replayRetention)
+        writer = SQLiteGroupCommit(
+            connection: writeConnection,
+            ledger: try SQLiteReplayLedger(reading: writeConnection),
+            replayRetention: replayRetention
+        )
     }
 
     package func transaction(merchantId: String, orderId: String, transactionId: String) async throws -> StoredTransaction? {
@@ -92,13 +96,10 @@ package final class SQLiteTransactionStore: TransactionStore {
         }
     }
 
+    /// Read from the writer's ledger, which holds the replay records the table does, and the
+    /// claims of the batch being committed.
     package func isApplePayTokenUsed(_ key: ApplePayReplayKey) async throws -> Bool {
-        try await run { connection in
-            try !connection.query(
-                "SELECT 1 FROM apple_pay_transactions WHERE apple_pay_transaction_id = ? OR data_digest = ?",
-                [.text(key.transactionId), .text(key.dataDigestHex)]
-            ).isEmpty
-        }
+        writer.ledger.isUsed(key)
     }
 
     /// Queued for the next group commit; returns once the batch holding it is on disk.

@@ -112,14 +112,14 @@ struct SQLiteRecordWriterTests {
         #expect(recorded == .recorded)
         #expect(recordedLog == ["BEGIN", "INSERT", "INSERT", "INSERT", "COMMIT"])
 
-        // The used token again, on another order: written, refused, rolled back, and written
-        // again in a savepoint that undoes it alone.
+        // The used token again, on another order: written up to its replay check (in memory),
+        // refused, rolled back, and written again in a savepoint that undoes it alone.
         let (replayed, replayedLog) = try await Self.log(of: SampleRecords.record(order: "p", applePay: "apple-1"), in: store)
         #expect(replayed == .applePayReplay)
         #expect(
             replayedLog == [
-                "BEGIN", "INSERT", "INSERT", "INSERT", "ROLLBACK",
-                "BEGIN", "SAVEPOINT", "INSERT", "INSERT", "INSERT", "ROLLBACK", "RELEASE", "COMMIT",
+                "BEGIN", "INSERT", "INSERT", "ROLLBACK",
+                "BEGIN", "SAVEPOINT", "INSERT", "INSERT", "ROLLBACK", "RELEASE", "COMMIT",
             ]
         )
         #expect(try await store.order(merchantId: "M", orderId: "p") == nil)
