@@ -228,9 +228,10 @@ final class SQLiteGroupCommit: Sendable {
                 try connection.run("RELEASE record")
                 return outcome
             } catch {
-                try? connection.run("ROLLBACK TO record")
+                // A claim whose row may still be in the transaction stays: a token wrongly refused
+                // is better than one charged twice.
+                if (try? connection.run("ROLLBACK TO record")) != nil { ledger.withdrawClaims(since: claims) }
                 try? connection.run("RELEASE record")
-                ledger.withdrawClaims(since: claims)
                 throw error
             }
         }
