@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// The table keeps the same records on disk, appended in time order. It used to enforce them
 /// itself, with a primary key on the transaction id and a unique index on the data digest: two
-/// random keys, whose pages made 60% of a token AUTHORIZE's bytes written and 18-31 µs of the
+/// random keys, whose pages made 60% of a token AUTHORIZE's bytes written and 14-28 µs of the
 /// writer's CPU. Memory can hold the check because a SQLite store has one writer: `serve` locks
 /// the file for its lifetime (StartupClaims), and its records go through one serial queue
 /// (``SQLiteGroupCommit``). Other commands that open the store record no transactions. The
