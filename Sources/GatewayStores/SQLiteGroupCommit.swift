@@ -189,7 +189,7 @@ final class SQLiteGroupCommit: Sendable {
             ledger.withdrawClaims()
             throw error
         }
-        ledger.settle(forgetting: pruned.compactMap { row in row[0].text.map { ($0, row[1].text) } })
+        ledger.settle(forgetting: pruned)
         return outcomes
     }
 

@@ -43,6 +43,13 @@ final class SQLiteReplayLedger: Sendable {
             self.transactionId = Fingerprint(transactionId)
             self.dataDigest = dataDigestHex.map(Fingerprint.init)
         }
+
+        /// A record as the table gives it back, `apple_pay_transaction_id` then `data_digest`
+        /// (read at open, and returned by the pruning).
+        init?(row: [SQLiteValue]) {
+            guard let transactionId = row[0].text else { return nil }
+            self.init(transactionId: transactionId, dataDigestHex: row[1].text)
+        }
     }
 
     private struct State {
@@ -61,19 +68,15 @@ final class SQLiteReplayLedger: Sendable {
         while true {
             let rows = try connection.query(
                 """
-                SELECT rowid, apple_pay_transaction_id, data_digest FROM apple_pay_transactions
+                SELECT apple_pay_transaction_id, data_digest, rowid FROM apple_pay_transactions
                 WHERE rowid > ? ORDER BY rowid LIMIT 10000
                 """,
                 [.integer(after)]
             )
-            guard let last = rows.last?[0].integer else { return }
+            guard let last = rows.last?[2].integer else { return }
+            let records = rows.compactMap(Keys.init(row:))
             state.withLock { state in
-                for row in rows {
-                    guard let transactionId = row[1].text else { continue }
-                    let keys = Keys(transactionId: transactionId, dataDigestHex: row[2].text)
-                    state.transactionIds.insert(keys.transactionId)
-                    if let digest = keys.dataDigest { state.dataDigests.insert(digest) }
-                }
+                for keys in records { Self.insert(keys, into: &state) }
             }
             after = last
         }
@@ -90,8 +93,7 @@ final class SQLiteReplayLedger: Sendable {
         let keys = Keys(transactionId: transactionId, dataDigestHex: dataDigestHex)
         return state.withLock { state in
             guard !Self.holds(state, keys) else { return false }
-            state.transactionIds.insert(keys.transactionId)
-            if let digest = keys.dataDigest { state.dataDigests.insert(digest) }
+            Self.insert(keys, into: &state)
             state.unsettled.append(keys)
             return true
         }
@@ -108,9 +110,10 @@ final class SQLiteReplayLedger: Sendable {
         }
     }
 
-    /// The transaction committed: its claims stand, and the records it pruned are forgotten.
-    func settle(forgetting pruned: [(transactionId: String, dataDigestHex: String?)]) {
-        let forgotten = pruned.map { Keys(transactionId: $0.transactionId, dataDigestHex: $0.dataDigestHex) }
+    /// The transaction committed: its claims stand, and the records it pruned (rows of
+    /// `apple_pay_transaction_id, data_digest`) are forgotten.
+    func settle(forgetting pruned: [[SQLiteValue]]) {
+        let forgotten = pruned.compactMap(Keys.init(row:))
         state.withLock { state in
             state.unsettled.removeAll(keepingCapacity: true)
             for keys in forgotten { Self.remove(keys, from: &state) }
@@ -120,6 +123,11 @@ final class SQLiteReplayLedger: Sendable {
     private static func holds(_ state: State, _ keys: Keys) -> Bool {
         if state.transactionIds.contains(keys.transactionId) { return true }
         return keys.dataDigest.map { state.dataDigests.contains($0) } ?? false
+    }
+
+    private static func insert(_ keys: Keys, into state: inout State) {
+        state.transactionIds.insert(keys.transactionId)
+        if let digest = keys.dataDigest { state.dataDigests.insert(digest) }
     }
 
     private static func remove(_ keys: Keys, from state: inout State) {

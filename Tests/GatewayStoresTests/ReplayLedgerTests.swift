@@ -39,18 +39,9 @@ struct ReplayLedgerTests {
                 """
             )
         }
-        let outcomes = await withTaskGroup(of: (String, Result<RecordOutcome, any Error>).self) { group in
-            for order in ["good-1", "bad", "good-2"] {
-                group.addTask {
-                    do {
-                        return (order, .success(try await store.record(SampleRecords.record(order: order, applePay: "apple-\(order)"))))
-                    } catch {
-                        return (order, .failure(error))
-                    }
-                }
-            }
-            return await group.reduce(into: [String: Result<RecordOutcome, any Error>]()) { $0[$1.0] = $1.1 }
-        }
+        let outcomes = await store.recordTogether(
+            Dictionary(uniqueKeysWithValues: ["good-1", "bad", "good-2"].map { ($0, SampleRecords.record(order: $0, applePay: "apple-\($0)")) })
+        )
         #expect((try? outcomes["good-1"]?.get()) == .recorded)
         #expect((try? outcomes["good-2"]?.get()) == .recorded)
         #expect(throws: SQLiteConnection.Failure.self) { try outcomes["bad"]?.get() }

@@ -139,18 +139,8 @@ struct SQLiteRecordWriterTests {
                 """
             )
         }
-        let outcomes = await withTaskGroup(of: (String, Result<RecordOutcome, any Error>).self) { group in
-            for order in ["good-1", "good-2", "bad", "good-3", "good-4"] {
-                group.addTask {
-                    do {
-                        return (order, .success(try await store.record(SampleRecords.record(order: order))))
-                    } catch {
-                        return (order, .failure(error))
-                    }
-                }
-            }
-            return await group.reduce(into: [String: Result<RecordOutcome, any Error>]()) { $0[$1.0] = $1.1 }
-        }
+        let orders = ["good-1", "good-2", "bad", "good-3", "good-4"]
+        let outcomes = await store.recordTogether(Dictionary(uniqueKeysWithValues: orders.map { ($0, SampleRecords.record(order: $0)) }))
         for order in ["good-1", "good-2", "good-3", "good-4"] {
             #expect((try? outcomes[order]?.get()) == .recorded)
             #expect(try await store.order(merchantId: "M", orderId: order) != nil)

@@ -71,3 +71,22 @@ package enum SampleRecords {
         return receipt
     }
 }
+
+extension TransactionStore {
+    /// Records every one at once, so that they share commits; each one's outcome or failure, by
+    /// its key.
+    package func recordTogether(_ records: [String: TransactionRecord]) async -> [String: Result<RecordOutcome, any Error>] {
+        await withTaskGroup(of: (String, Result<RecordOutcome, any Error>).self) { group in
+            for (key, record) in records {
+                group.addTask {
+                    do {
+                        return (key, .success(try await self.record(record)))
+                    } catch {
+                        return (key, .failure(error))
+                    }
+                }
+            }
+            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+    }
+}
