@@ -39,9 +39,7 @@ struct ReplayLedgerTests {
                 """
             )
         }
-        let outcomes = await store.recordTogether(
-            Dictionary(uniqueKeysWithValues: ["good-1", "bad", "good-2"].map { ($0, SampleRecords.record(order: $0, applePay: "apple-\($0)")) })
-        )
+        let outcomes = await store.recordTogether(["good-1", "bad", "good-2"]) { SampleRecords.record(order: $0, applePay: "apple-\($0)") }
         #expect((try? outcomes["good-1"]?.get()) == .recorded)
         #expect((try? outcomes["good-2"]?.get()) == .recorded)
         #expect(throws: SQLiteConnection.Failure.self) { try outcomes["bad"]?.get() }

@@ -139,8 +139,7 @@ struct SQLiteRecordWriterTests {
                 """
             )
         }
-        let orders = ["good-1", "good-2", "bad", "good-3", "good-4"]
-        let outcomes = await store.recordTogether(Dictionary(uniqueKeysWithValues: orders.map { ($0, SampleRecords.record(order: $0)) }))
+        let outcomes = await store.recordTogether(["good-1", "good-2", "bad", "good-3", "good-4"]) { SampleRecords.record(order: $0) }
         for order in ["good-1", "good-2", "good-3", "good-4"] {
             #expect((try? outcomes[order]?.get()) == .recorded)
             #expect(try await store.order(merchantId: "M", orderId: order) != nil)

@@ -73,11 +73,15 @@ package enum SampleRecords {
 }
 
 extension TransactionStore {
-    /// Records every one at once, so that they share commits; each one's outcome or failure, by
-    /// its key.
-    package func recordTogether(_ records: [String: TransactionRecord]) async -> [String: Result<RecordOutcome, any Error>] {
+    /// Records `record(key)` for every key at once, so that they share commits; each one's
+    /// outcome or failure, by its key.
+    package func recordTogether(
+        _ keys: [String],
+        _ record: (String) -> TransactionRecord
+    ) async -> [String: Result<RecordOutcome, any Error>] {
         await withTaskGroup(of: (String, Result<RecordOutcome, any Error>).self) { group in
-            for (key, record) in records {
+            for key in keys {
+                let record = record(key)
                 group.addTask {
                     do {
                         return (key, .success(try await self.record(record)))
