@@ -113,6 +113,18 @@ struct ThreeDSecureTests {
         #expect(Self.value(authentication, "authentication.redirect") == nil)
         let dsTransactionId = try #require(Self.text(authentication, "authentication.3ds2.dsTransactionId"))
 
+        // The payer approved 56.56: a payment for more, naming this authentication, is refused and
+        // records nothing (the same transaction id then pays the authenticated amount).
+        let tooMuch = try await ReplicaCluster.send(
+            port: gateways.port(0),
+            "/order/f-1/transaction/pay-1",
+            body: Self.pay(card: card, authentication: "auth-1", amount: "9999.00")
+        )
+        #expect(tooMuch.status == 400)
+        let refusal = ReplicaCluster.json(tooMuch.body)
+        #expect(Self.text(refusal, "error.field") == "authentication.transactionId")
+        #expect(Self.text(refusal, "error.explanation")?.contains("authenticated for USD 56.56, not for USD 9999.00") == true)
+
         let paid = try await ReplicaCluster.send(
             port: gateways.port(0),
             "/order/f-1/transaction/pay-1",

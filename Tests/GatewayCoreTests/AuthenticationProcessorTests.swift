@@ -97,7 +97,7 @@ struct AuthenticationProcessorTests {
             try await processor.initiate(Self.initiate("5123456789012346"), context)
         }
         await #expect(throws: PaymentRejection.authentication(.notSuccessful(transactionId: "auth", status: .pending))) {
-            try await store.authenticationForPayment(merchantId: "M", orderId: "c", transactionId: "auth")
+            try await store.authenticationForPayment(merchantId: "M", orderId: "c", transactionId: "auth", amount: Self.authenticate.amount)
         }
 
         let answered = try await processor.completeChallenge(challengeId: challengeId, outcome: .authenticated)
@@ -108,10 +108,32 @@ struct AuthenticationProcessorTests {
         await #expect(throws: AuthenticationRejection.challengeNotPending) {
             try await processor.completeChallenge(challengeId: challengeId, outcome: .notAuthenticated)
         }
-        let forPayment = try await store.authenticationForPayment(merchantId: "M", orderId: "c", transactionId: "auth")
+        let forPayment = try await store.authenticationForPayment(
+            merchantId: "M",
+            orderId: "c",
+            transactionId: "auth",
+            amount: Self.authenticate.amount
+        )
         #expect(forPayment.transactionStatus == .authenticated)
+        // Bound to what the payer approved: less is a partial payment, more or another currency is refused.
+        let authenticated = Self.authenticate.amount
+        let lower = Amount(minorUnits: authenticated.minorUnits - 1, currency: authenticated.currency)
+        #expect(try await store.authenticationForPayment(merchantId: "M", orderId: "c", transactionId: "auth", amount: lower).transactionId == "auth")
+        for payment in [
+            Amount(minorUnits: authenticated.minorUnits + 1, currency: authenticated.currency),
+            Amount(minorUnits: 999_900, currency: authenticated.currency),
+            Amount(minorUnits: authenticated.minorUnits, currency: Currency(code: "EUR")!),
+        ] {
+            await #expect(
+                throws: PaymentRejection.authentication(
+                    .amountNotAuthenticated(transactionId: "auth", payment: payment, authenticated: authenticated)
+                )
+            ) {
+                try await store.authenticationForPayment(merchantId: "M", orderId: "c", transactionId: "auth", amount: payment)
+            }
+        }
         await #expect(throws: PaymentRejection.authentication(.notFound(transactionId: "auth"))) {
-            try await store.authenticationForPayment(merchantId: "M", orderId: "other", transactionId: "auth")
+            try await store.authenticationForPayment(merchantId: "M", orderId: "other", transactionId: "auth", amount: Self.authenticate.amount)
         }
     }
 
@@ -150,7 +172,14 @@ struct AuthenticationProcessorTests {
             #expect(result.status == authenticated, "\(card)")
             #expect(result.challengeId == nil)
         }
-        #expect(try await store.authenticationForPayment(merchantId: "M", orderId: "5555555555554444", transactionId: "auth").version == "NONE")
+        #expect(
+            try await store.authenticationForPayment(
+                merchantId: "M",
+                orderId: "5555555555554444",
+                transactionId: "auth",
+                amount: Self.authenticate.amount
+            ).version == "NONE"
+        )
         let production = Self.processor(store, simulated: false)
         await #expect(throws: AuthenticationRejection.notEnabled) {
             try await production.initiate(Self.initiate("5123450000000008"), Self.context(order: "p"))

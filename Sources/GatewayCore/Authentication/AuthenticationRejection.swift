@@ -14,6 +14,9 @@ package enum AuthenticationRejection: Error, Sendable, Hashable {
     case noAcceptedVersion(acceptVersions: String)
     /// AUTHENTICATE_PAYER in another currency than INITIATE_AUTHENTICATION's.
     case currencyMismatch(Currency, initiated: Currency)
+    /// A payment naming an authentication in another currency, or for more than was authenticated:
+    /// the issuer vouched for that amount, not for any payment on the order.
+    case amountNotAuthenticated(transactionId: String, payment: Amount, authenticated: Amount)
     /// The ACS page was asked for a challenge that is unknown or already answered.
     case challengeNotPending
     /// Another request changed the authentication while this one was decided.

@@ -35,7 +35,8 @@ extension AuthenticationStore {
     package func authenticationForPayment(
         merchantId: String,
         orderId: String,
-        transactionId: String
+        transactionId: String,
+        amount: Amount
     ) async throws -> PaymentAuthentication {
         guard
             let authentication = try await self.authentication(
@@ -46,6 +47,17 @@ extension AuthenticationStore {
         else { throw PaymentRejection.authentication(.notFound(transactionId: transactionId)) }
         guard authentication.status.allowsPayment else {
             throw PaymentRejection.authentication(.notSuccessful(transactionId: transactionId, status: authentication.status))
+        }
+        // An authenticated payer approved one amount: a lower one is a partial payment of it (a
+        // split shipment); a higher one, or another currency, was never authenticated. A card
+        // outside 3-D Secure (not supported) authenticated no amount, and its payment is marked so.
+        guard
+            authentication.status != .successful
+                || (amount.currency == authentication.amount.currency && amount.minorUnits <= authentication.amount.minorUnits)
+        else {
+            throw PaymentRejection.authentication(
+                .amountNotAuthenticated(transactionId: transactionId, payment: amount, authenticated: authentication.amount)
+            )
         }
         return authentication.forPayment
     }

@@ -93,7 +93,8 @@ package struct PaymentProcessor: Sendable {
         return try await environment.authentications.authenticationForPayment(
             merchantId: context.merchant.id,
             orderId: context.orderId,
-            transactionId: transactionId
+            transactionId: transactionId,
+            amount: request.amount
         )
     }
 

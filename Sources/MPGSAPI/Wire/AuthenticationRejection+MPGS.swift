@@ -29,6 +29,13 @@ extension AuthenticationRejection {
             )
         case .currencyMismatch(let currency, let initiated):
             .invalidValue("order.currency", currency.code, "Initiate Authentication was in \(initiated.code)")
+        case .amountNotAuthenticated(let transactionId, let payment, let authenticated):
+            .invalidValue(
+                "authentication.transactionId",
+                transactionId,
+                "The payer was authenticated for \(authenticated.currency.code) \(authenticated.text), not for "
+                    + "\(payment.currency.code) \(payment.text): authenticate again for this amount"
+            )
         case .challengeNotPending:
             .notFound("No pending 3-D Secure challenge has this id")
         case .changed:
@@ -49,7 +56,7 @@ extension AuthenticationRejection {
 /// `init(_:)` makes a new rule fail to compile until it is described below.
 enum AuthenticationRejectionKind: CaseIterable {
     case notFound, notSuccessful, notInitiated, alreadyAuthenticated, noAcceptedVersion, currencyMismatch, challengeNotPending, changed
-    case notEnabled
+    case amountNotAuthenticated, notEnabled
 
     init(_ rejection: AuthenticationRejection) {
         switch rejection {
@@ -59,6 +66,7 @@ enum AuthenticationRejectionKind: CaseIterable {
         case .alreadyAuthenticated: self = .alreadyAuthenticated
         case .noAcceptedVersion: self = .noAcceptedVersion
         case .currencyMismatch: self = .currencyMismatch
+        case .amountNotAuthenticated: self = .amountNotAuthenticated
         case .challengeNotPending: self = .challengeNotPending
         case .changed: self = .changed
         case .notEnabled: self = .notEnabled
@@ -110,6 +118,18 @@ enum AuthenticationRejectionKind: CaseIterable {
                 .currencyMismatch(Currency(code: "EUR")!, initiated: Currency(code: "USD")!), "Authentication currency mismatch",
                 "AUTHENTICATE_PAYER's `order.currency` is not the one INITIATE_AUTHENTICATION was sent with.",
                 "Authenticate in the order's currency, or initiate again in the new one."
+            )
+        case .amountNotAuthenticated:
+            (
+                .amountNotAuthenticated(
+                    transactionId: "auth-1",
+                    payment: Amount(minorUnits: 999_900, currency: Currency(code: "USD")!),
+                    authenticated: Amount(minorUnits: 100, currency: Currency(code: "USD")!)
+                ),
+                "Amount not authenticated",
+                "An AUTHORIZE or PAY names an authentication made in another currency, or for less than the payment's "
+                    + "amount. A lower amount (a partial payment of what the payer approved) is accepted.",
+                "Authenticate the payer again for the amount and currency you are charging, under a new transaction id."
             )
         case .challengeNotPending:
             (
