@@ -88,15 +88,18 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     private func refuse(_ context: ChannelHandlerContext, coding: String) {
-        let body = GatewayError.malformedHTTP(
-            "Transfer-Encoding '\(coding.prefix(64))' is not supported: send the body with Content-Length or Transfer-Encoding: chunked"
-        ).body.serialized()
+        let error =
+            coding.hasSuffix("chunked")
+            ? GatewayError.transferCodingNotImplemented(coding)
+            : GatewayError.malformedHTTP(
+                "Transfer-Encoding '\(coding.prefix(64))' is not supported: send the body with Content-Length or Transfer-Encoding: chunked"
+            )
+        let body = error.body.serialized()
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: "application/json;charset=UTF-8")
         headers.add(name: "content-length", value: "\(body.count)")
         headers.add(name: "connection", value: "close")
-        let framed = coding.hasSuffix("chunked")
-        let head = HTTPResponseHead(version: version, status: framed ? .notImplemented : .badRequest, headers: headers)
+        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: error.status.code), headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }

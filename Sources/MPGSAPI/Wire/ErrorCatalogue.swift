@@ -69,9 +69,17 @@ package enum ErrorCatalogue {
                 name: "Malformed HTTP request",
                 error: .malformedHTTP(MalformedHTTP.explanation(for: nil)),
                 when: "The HTTP parser refused the request: a bad or repeated Content-Length, Content-Length with "
-                    + "Transfer-Encoding, a malformed chunked body, an unsupported Transfer-Encoding, an oversized head, "
-                    + "a bad method or path. The connection is closed after the answer.",
+                    + "Transfer-Encoding, a malformed chunked body, a Transfer-Encoding whose last coding is not chunked, "
+                    + "an oversized head, a bad method or path. The connection is closed after the answer.",
                 whatToDo: "Fix the HTTP client or proxy in front of it; nothing was processed."
+            ),
+            Entry(
+                name: "Transfer coding not implemented",
+                error: .transferCodingNotImplemented("gzip, chunked"),
+                when: "Transfer-Encoding ends in chunked but names another coding as well (`gzip, chunked`): the "
+                    + "body is framed, but this server decodes no coding other than chunked. The connection is "
+                    + "closed after the answer.",
+                whatToDo: "Send the body uncompressed, with Content-Length or Transfer-Encoding: chunked alone."
             ),
             Entry(
                 name: "Body too large",
