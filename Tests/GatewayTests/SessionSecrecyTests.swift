@@ -47,4 +47,27 @@ struct SessionSecrecyTests {
         #expect(!logged.contains("SESSION"))
         #expect(metrics.0.contains("/session/{sessionId}"))
     }
+
+    @Test("a card number typed as the cardholder's name is masked in the update's answer and the retrieval")
+    func numberAsName() async throws {
+        let gateway = try await TestGateway()
+        try await gateway.application(logger: LogCollector().logger).test(.live) { client in
+            let id = try await client.newSessionId()
+            let update = TestGateway.json([
+                "sourceOfFunds": [
+                    "provided": [
+                        "card": [
+                            "number": "5123450000000008", "nameOnCard": "5123 4500 0000 0008",
+                            "expiry": ["month": "1", "year": "39"],
+                        ]
+                    ]
+                ]
+            ])
+            let updated = try await client.put(SessionRequests.sessionPath(id), update)
+            #expect(updated.string("sourceOfFunds.provided.card.nameOnCard") == "5123 45xx xxxx 0008")
+            let retrieved = try await client.send(SessionRequests.sessionPath(id), method: .get)
+            #expect(retrieved.string("sourceOfFunds.provided.card.nameOnCard") == "5123 45xx xxxx 0008")
+            #expect(!retrieved.body.contains("4500 0000"))
+        }
+    }
 }

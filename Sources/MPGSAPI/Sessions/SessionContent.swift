@@ -33,6 +33,8 @@ enum SessionContent {
             members["number"] = .string(CardNumberMask.mask(text))
         }
         members["securityCode"] = nil
+        // A payer who types the card number into the name field: masked as payments mask it.
+        if case .string(let name) = members["nameOnCard"] { members["nameOnCard"] = .string(CardNumberRedaction.mask(name)) }
         if case .object(var device) = members["devicePayment"] {
             for secret in ["paymentToken", "onlinePaymentCryptogram", "applicationData"] { device[secret] = nil }
             members["devicePayment"] = device.isEmpty ? nil : .object(device)
