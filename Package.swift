@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         // Webhook notifications: the delivery loop's HTTP client.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Already in the graph through Hummingbird; named here for the browser pages' headers.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // The system libcrypto: RSA-OAEP at OpenSSL's speed, and PKCS#12 with legacy encryption.
@@ -164,6 +166,26 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        // The browser half: Hosted Checkout (checkout.js and the payment page), and the sandbox
+        // wallet scripts. A hosted payment is an API payment with another entry point, so it
+        // pays through the MPGS front end's own transaction path; it never imports the console,
+        // Radial or the server.
+        .target(
+            name: "WebCheckout",
+            dependencies: [
+                "ApplePaySandbox",
+                "ApplePayToken",
+                "GatewayCore",
+                "GatewayHTTP",
+                "MPGSAPI",
+                "WireJSON",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         // The server: configuration, the one assembly point (stores and front ends on one router),
         // connection hardening, health, metrics and logs, Apple Pay identities on disk.
         .target(
@@ -178,6 +200,7 @@ let package = Package(
                 "RadialAPI",
                 "WireJSON",
                 "MerchantConsole",
+                "WebCheckout",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Configuration", package: "swift-configuration"),

@@ -10,6 +10,7 @@ import MPGSAPI
 import MerchantConsole
 import NIOCore
 import RadialAPI
+import WebCheckout
 
 /// The router with every route and the MPGS error handling. With `clientCertificates` (the
 /// certificate-authentication listener), each request's client certificate decides its merchant.
@@ -84,6 +85,7 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
     ).register(on: router)
     if services.configuration.mode == .sandbox {
         ACSRoutes(processor: authentications, maxBodyBytes: services.configuration.limits.maxBodyBytes).register(on: router)
+        SandboxApplePayRoutes().register(on: router)
     }
     TokenRoutes(
         authentication: routes.authentication,
