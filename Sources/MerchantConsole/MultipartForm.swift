@@ -2,9 +2,9 @@ import Foundation
 
 /// A `multipart/form-data` body (RFC 7578), read for the certificate upload: each part's name,
 /// and its bytes. Only what a browser sends for a form with text fields and one file.
-enum MultipartForm {
+package enum MultipartForm {
     /// The fields as text (where they are UTF-8) and the raw bytes of each part.
-    static func parse(_ body: [UInt8], contentType: String) -> (fields: [String: String], files: [String: [UInt8]])? {
+    package static func parse(_ body: [UInt8], contentType: String) -> (fields: [String: String], files: [String: [UInt8]])? {
         guard let boundaryRange = contentType.range(of: "boundary=") else { return nil }
         var boundary = String(contentType[boundaryRange.upperBound...].prefix { $0 != ";" })
         if boundary.hasPrefix("\""), boundary.hasSuffix("\""), boundary.count >= 2 { boundary = String(boundary.dropFirst().dropLast()) }
@@ -19,7 +19,8 @@ enum MultipartForm {
             if part.starts(with: Array("--".utf8)) { break }  // the closing delimiter
             if part.starts(with: [13, 10]) { part.removeFirst(2) }
             guard let headerEnd = find(part, [13, 10, 13, 10]) else { return nil }
-            let headers = String(decoding: part[..<headerEnd], as: UTF8.self)
+            // Not decoded lossily: two names differing only in bytes that are not UTF-8 would read as one.
+            guard let headers = String(validating: part[..<headerEnd], as: UTF8.self) else { return nil }
             var content = Array(part[(headerEnd + 4)...])
             if content.suffix(2) == [13, 10] { content.removeLast(2) }
             guard let name = parameter("name", in: headers) else { continue }
