@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "http-bench-rate", targets: ["RateBenchmark"]),
         .executable(name: "http-bench-webhook-send", targets: ["WebhookSendBenchmark"]),
         .executable(name: "token-fuzz", targets: ["TokenFuzzer"]),
+        .executable(name: "request-fuzz", targets: ["RequestFuzzer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "4.5.2"..<"5.0.0"),
@@ -249,6 +250,22 @@ let package = Package(
         .executableTarget(
             name: "TokenFuzzer",
             dependencies: ["ApplePayToken"]
+        ),
+        // Mutation fuzzing of the other parsers of outside input (Radial XML, the console's forms,
+        // the MPGS request JSON, the HTTP/1 head) over seeds from real requests; CI runs it.
+        .executableTarget(
+            name: "RequestFuzzer",
+            dependencies: [
+                "Gateway",
+                "GatewayCore",
+                "MerchantConsole",
+                "MPGSAPI",
+                "RadialAPI",
+                "WireJSON",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
         ),
         // Mints the distinct tokens scripts/bench-http sends (each token is accepted once).
         .executableTarget(

@@ -5,7 +5,7 @@ import GatewayCore
 extension OrderQuery {
     static let pageSize = 25
 
-    init(form: FormFields, merchantId: String) throws(ConsoleRejection) {
+    package init(form: FormFields, merchantId: String) throws(ConsoleRejection) {
         self.init(merchantId: merchantId)
         orderId = form["orderId"]
         createdFrom = try form["from"].map { text throws(ConsoleRejection) in try Self.day(text, field: "Created from") }

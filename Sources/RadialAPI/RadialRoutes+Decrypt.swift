@@ -17,13 +17,9 @@ extension RadialRoutes {
             )
         }
         let (_, root) = try await document(request)
-        let rootName = "DecryptRequest"
-        guard root.name == rootName else {
-            throw RadialFault.invalid(root.name, "is not \(rootName): this operation takes a \(rootName)")
-        }
-        try RadialSchema.validate(root, against: RadialSchema.decrypt, path: rootName)
-        let walletPath = "\(rootName)/WalletPaymentInformation"
-        let wallet = try RadialWalletToken(root.child("WalletPaymentInformation")!, path: walletPath)
+        let rootName = RadialRequestReading.decryptRoot
+        let walletPath = RadialRequestReading.decryptWalletPath
+        let wallet = try RadialRequestReading.decryptToken(root)
         let decrypted: DecryptedPaymentToken
         do {
             decrypted = try await decryptor.decrypt(wallet.token, using: merchant.keyRing)

@@ -1,14 +1,14 @@
 /// One element of a document ``XMLReader`` accepted: its namespace and local name, its attributes
 /// (namespace declarations excluded), its child elements and its character data.
-struct XMLElement: Sendable, Equatable {
+package struct XMLElement: Sendable, Equatable {
     /// The namespace URI the element's prefix (or the default namespace) resolved to.
-    var namespace: String?
+    package var namespace: String?
     /// The local name, without prefix.
-    var name: String
-    var attributes: [XMLAttribute] = []
-    var children: [XMLElement] = []
+    package var name: String
+    package var attributes: [XMLAttribute] = []
+    package var children: [XMLElement] = []
     /// The element's own character data (text and CDATA), children's text excluded.
-    var text: String = ""
+    package var text: String = ""
 
     /// The value of the unprefixed attribute `name`.
     func attribute(_ name: String) -> String? {
@@ -26,8 +26,8 @@ struct XMLElement: Sendable, Equatable {
     }
 }
 
-struct XMLAttribute: Sendable, Equatable {
-    var namespace: String?
-    var name: String
-    var value: String
+package struct XMLAttribute: Sendable, Equatable {
+    package var namespace: String?
+    package var name: String
+    package var value: String
 }

@@ -5,17 +5,17 @@
 /// expansion have nothing to work with), processing instructions other than the XML declaration,
 /// encodings other than UTF-8, and documents past the size, depth, element and attribute limits.
 /// It builds no DOM larger than the input and recurses no deeper than `maxDepth`.
-struct XMLReader {
-    struct Limits: Sendable {
-        var maxBytes = 65_536
-        var maxDepth = 16
-        var maxElements = 2_000
-        var maxAttributes = 16
-        var maxTextLength = 16_384
+package struct XMLReader {
+    package struct Limits: Sendable {
+        package var maxBytes = 65_536
+        package var maxDepth = 16
+        package var maxElements = 2_000
+        package var maxAttributes = 16
+        package var maxTextLength = 16_384
     }
 
     /// The document's root element, or why the document is refused.
-    static func parse(_ bytes: [UInt8], limits: Limits = Limits()) throws(XMLReaderError) -> XMLElement {
+    package static func parse(_ bytes: [UInt8], limits: Limits = Limits()) throws(XMLReaderError) -> XMLElement {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
         var input = bytes[...]
         if input.starts(with: [0xEF, 0xBB, 0xBF]) { input = input.dropFirst(3) }

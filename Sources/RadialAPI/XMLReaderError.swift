@@ -1,6 +1,6 @@
 /// Why ``XMLReader`` refused a document. Each case is one rule; `description` words it for the
 /// client (it never quotes the document's text beyond a name).
-enum XMLReaderError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum XMLReaderError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLarge(limit: Int)
     case notUTF8
     case unsupportedEncoding(String)
@@ -20,7 +20,7 @@ enum XMLReaderError: Error, Sendable, Equatable, CustomStringConvertible {
     case textTooLong(limit: Int)
     case malformed(expected: String, offset: Int)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .tooLarge(let limit): "The XML document is larger than \(limit) bytes"
         case .notUTF8: "The XML document is not valid UTF-8"

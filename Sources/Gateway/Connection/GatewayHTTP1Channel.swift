@@ -79,34 +79,46 @@ struct GatewayHTTP1Channel: ServerChildChannel {
     func setupHTTP(on channel: any Channel, deadlines: RequestDeadlines, logger: Logger) -> EventLoopFuture<Value> {
         let router = router
         return channel.eventLoop.makeCompletedFuture {
-            // Hummingbird's HTTP/1 decoder limits.
-            var decoderLimits = NIOHTTPDecoderLimitConfiguration()
-            decoderLimits.maxHeaderFieldSize = 80 * 1024
-            decoderLimits.maxHeaderListSize = 80 * 1024
-            decoderLimits.maxHeaderFieldCount = 1000
-            let pipeline = channel.pipeline.syncOperations
-            try pipeline.configureHTTPServerPipeline(
-                withPipeliningAssistance: false,
-                withErrorHandling: false,
-                withOutboundHeaderValidation: false,
-                withEncoderConfiguration: .init(),
-                withDecoderLimitConfiguration: decoderLimits
-            )
-            // Needs the HTTP/1 types, so it goes before the conversion to the HTTP types.
-            try pipeline.addHandler(ConnectionPersistence(maxBodyBytes: limits.maxBodyBytes))
-            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-            try pipeline.addHandler(MalformedRequestAnswer())
-            try pipeline.addHandler(RequestPartsWatcher(deadlines, admission: admission, maxPipelined: limits.maxPipelinedRequests))
-            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: .init(limits.idleTimeout), logger: logger))
-            try pipeline.addHandler(
-                HTTP1RequestServer(maxBodyBytes: limits.maxBodyBytes) { request, server in
-                    router.start(Request(head: request.head, body: request.body), on: channel, logger: logger) {
-                        server.value.answer($0)
-                    }
+            try Self.addHTTPHandlers(on: channel, limits: limits, deadlines: deadlines, admission: admission, logger: logger) {
+                request,
+                server in
+                router.start(Request(head: request.head, body: request.body), on: channel, logger: logger) {
+                    server.value.answer($0)
                 }
-            )
+            }
             return Value(channel: channel)
         }
+    }
+
+    /// The handlers, answering through `serve`: the request fuzzer installs them with its own.
+    static func addHTTPHandlers(
+        on channel: any Channel,
+        limits: ConnectionLimits,
+        deadlines: RequestDeadlines,
+        admission: ConnectionAdmission,
+        logger: Logger,
+        serve: @escaping HTTP1RequestServer.Serve
+    ) throws {
+        // Hummingbird's HTTP/1 decoder limits.
+        var decoderLimits = NIOHTTPDecoderLimitConfiguration()
+        decoderLimits.maxHeaderFieldSize = 80 * 1024
+        decoderLimits.maxHeaderListSize = 80 * 1024
+        decoderLimits.maxHeaderFieldCount = 1000
+        let pipeline = channel.pipeline.syncOperations
+        try pipeline.configureHTTPServerPipeline(
+            withPipeliningAssistance: false,
+            withErrorHandling: false,
+            withOutboundHeaderValidation: false,
+            withEncoderConfiguration: .init(),
+            withDecoderLimitConfiguration: decoderLimits
+        )
+        // Needs the HTTP/1 types, so it goes before the conversion to the HTTP types.
+        try pipeline.addHandler(ConnectionPersistence(maxBodyBytes: limits.maxBodyBytes))
+        try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+        try pipeline.addHandler(MalformedRequestAnswer())
+        try pipeline.addHandler(RequestPartsWatcher(deadlines, admission: admission, maxPipelined: limits.maxPipelinedRequests))
+        try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: .init(limits.idleTimeout), logger: logger))
+        try pipeline.addHandler(HTTP1RequestServer(maxBodyBytes: limits.maxBodyBytes, serve: serve))
     }
 
     func handle(value: Value, logger: Logger) async {
