@@ -1,10 +1,8 @@
-import AsyncHTTPClient
 import Foundation
 import GatewayCore
 import Logging
 import MPGSAPI
-import NIOCore
-import NIOPosix
+import NIOHTTP1
 import ServiceLifecycle
 
 /// The delivery loop: leases due notifications from the outbox, POSTs each transaction (as
@@ -28,20 +26,13 @@ struct NotificationDelivery: Service {
     /// This process's name on its leases.
     let owner = UUID().uuidString
 
-    /// The most of a receiver's answer that is read: its status is what counts.
-    static let maxResponseBytes = 4096
+    /// Where hosts point; the system's resolver unless a test answers.
+    var resolver: any HostResolver = SystemHostResolver()
 
     func run() async throws {
-        var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(Int64(settings.connectTimeoutSeconds)), read: .seconds(Int64(settings.timeoutSeconds)))
-        )
-        configuration.decompression = .disabled
-        // One connection attempt per delivery attempt: the outbox's backoff, not the pool's, retries.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        await cancelWhenGracefulShutdown { await loop(client) }
-        try? await client.shutdown()
+        let sender = NotificationSender(settings: settings, production: production, resolver: resolver)
+        await cancelWhenGracefulShutdown { await loop(sender) }
+        await sender.shutdown()
     }
 
     /// Keeps up to `concurrency` notifications in flight, starting the next leased one as each
@@ -50,7 +41,7 @@ struct NotificationDelivery: Service {
     /// rather than after the last send of a batch (a notification queued just after a lease used
     /// to wait for the slowest send of the whole batch), and marks the delivered ones a round at
     /// a time.
-    private func loop(_ client: HTTPClient) async {
+    private func loop(_ sender: NotificationSender) async {
         let poll = Duration.milliseconds(settings.pollIntervalMilliseconds)
         // While leases find nothing the loop looks less and less often, up to once a second: an
         // idle gateway leased 20 times a second (12 ms of CPU a second in a release build, 171
@@ -83,7 +74,7 @@ struct NotificationDelivery: Service {
                     idlePoll = waiting.isEmpty && inFlight == 0 ? min(idlePoll * 2, idlePollCeiling) : poll
                 }
                 while inFlight < settings.concurrency, let next = waiting.popFirst() {
-                    group.addTask { await deliver(next, client) }
+                    group.addTask { await deliver(next, sender) }
                     inFlight += 1
                 }
                 if inFlight == 0 {
@@ -155,9 +146,9 @@ struct NotificationDelivery: Service {
 
     /// One attempt; the notification when it was delivered (marked with its batch), else nil
     /// with the failure recorded.
-    private func deliver(_ notification: OutboxNotification, _ client: HTTPClient) async -> OutboxNotification? {
+    private func deliver(_ notification: OutboxNotification, _ sender: NotificationSender) async -> OutboxNotification? {
         var metadata = Self.metadata(notification)
-        let outcome = await attempt(notification, client)
+        let outcome = await attempt(notification, sender)
         do {
             switch outcome {
             case .delivered:
@@ -193,19 +184,11 @@ struct NotificationDelivery: Service {
     }
 
     /// One POST; never throws, every failure is a cause.
-    private func attempt(_ notification: OutboxNotification, _ client: HTTPClient) async -> Outcome {
+    private func attempt(_ notification: OutboxNotification, _ sender: NotificationSender) async -> Outcome {
         guard let secret = merchants[notification.merchantId]?.notifications?.secret else { return .failed("merchant_not_configured") }
-        let target: NotificationTarget
+        let checked: NotificationSender.CheckedTarget
         do {
-            target = try NotificationTarget(parsing: notification.url, production: production)
-            let allowed = settings.allowedHosts
-            let production = production
-            // The hop to the resolver's threads only when there is something to resolve.
-            if target.needsAddressCheck(production: production, allowedHosts: allowed) {
-                try await NIOThreadPool.singleton.runIfActive {
-                    try target.checkAddresses(production: production, allowedHosts: allowed)
-                }
-            }
+            checked = try await sender.check(notification.url)
         } catch let refusal as NotificationTargetRefusal {
             return .failed(refusal.cause, permanent: refusal.isPermanent)
         } catch {
@@ -228,32 +211,12 @@ struct NotificationDelivery: Service {
             }
         }
         guard let stored else { return .failed("transaction_missing") }
-        var request = HTTPClientRequest(url: target.url.absoluteString)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "X-Notification-Secret", value: secret)
-        request.headers.add(name: "X-Notification-Id", value: "\(notification.id)")
-        request.headers.add(name: "X-Notification-Attempt", value: "\(notification.attempts)")
-        request.headers.add(name: "User-Agent", value: "applepay-gateway-notifications")
-        request.body = .bytes(ByteBuffer(bytes: NotificationBody.bytes(stored)))
-        do {
-            let response = try await client.execute(request, timeout: .seconds(Int64(settings.timeoutSeconds)))
-            // Read at most a few KiB of the answer, then stop: a receiver cannot make us buffer more.
-            var read = 0
-            for try await part in response.body {
-                read += part.readableBytes
-                if read > Self.maxResponseBytes { break }
-            }
-            let code = Int(response.status.code)
-            return (200..<300).contains(code) ? .delivered(code) : .failed("http_\(code / 100)xx")
-        } catch let error as HTTPClientError {
-            switch error {
-            case .connectTimeout: return .failed("connect_timeout")
-            case .deadlineExceeded, .readTimeout: return .failed("timeout")
-            default: return .failed("connection")
-            }
-        } catch {
-            return .failed("connection")
-        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "X-Notification-Secret", value: secret)
+        headers.add(name: "X-Notification-Id", value: "\(notification.id)")
+        headers.add(name: "X-Notification-Attempt", value: "\(notification.attempts)")
+        headers.add(name: "User-Agent", value: "applepay-gateway-notifications")
+        return await sender.post(checked, headers: headers, body: NotificationBody.bytes(stored))
     }
 }

@@ -8,7 +8,7 @@ enum NotificationTargetRefusal: Error, Hashable {
     case unresolvable
     /// The host resolves to a loopback, private, link-local, metadata or otherwise internal
     /// address (server-side request forgery), and is not in `notifications.allowedHosts`.
-    case internalAddress
+    case internalAddress(IPAddress.InternalRange)
 
     var problem: String {
         switch self {
@@ -16,7 +16,7 @@ enum NotificationTargetRefusal: Error, Hashable {
         case .unsupportedScheme: "must be an https (or, in sandbox mode, http) URL"
         case .plainHTTP: "must be https in production"
         case .unresolvable: "names a host that does not resolve"
-        case .internalAddress: "resolves to a loopback, private, link-local or metadata address (allow it in notifications.allowedHosts)"
+        case .internalAddress(let range): "resolves to an internal address: \(range.reason) (allow it in notifications.allowedHosts)"
         }
     }
 
