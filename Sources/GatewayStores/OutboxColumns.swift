@@ -25,12 +25,13 @@ enum OutboxColumns {
 
     /// The due, unleased notifications that are the oldest pending one of their order (an
     /// order's later ones wait for it, so they go in transaction order). `now` is the
-    /// placeholder of the current time in milliseconds.
-    static func dueCondition(now: String) -> String {
+    /// placeholder of the current time in milliseconds; `skipping`, a condition on
+    /// `o.merchant_id` leaving out the merchants the delivery loop skips.
+    static func dueCondition(now: String, skipping: String? = nil) -> String {
         """
         o.status = 'PENDING' AND o.next_attempt_at_ms <= \(now) AND (o.lease_until_ms IS NULL OR o.lease_until_ms < \(now))
         AND NOT EXISTS (SELECT 1 FROM notification_outbox e WHERE e.merchant_id = o.merchant_id
             AND e.order_id = o.order_id AND e.status = 'PENDING' AND e.id < o.id)
-        """
+        """ + (skipping.map { " AND \($0)" } ?? "")
     }
 }

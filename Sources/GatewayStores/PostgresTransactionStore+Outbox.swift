@@ -16,13 +16,19 @@ extension PostgresTransactionStore: NotificationOutbox {
         ) { try $0.text("url") }.first
     }
 
-    package func leaseNotifications(owner: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxNotification] {
+    package func leaseNotifications(
+        owner: String,
+        now: Date,
+        leaseUntil: Date,
+        limit: Int,
+        skippingMerchants: Set<String>
+    ) async throws -> [OutboxNotification] {
         let now = now.milliseconds
         var query = PostgresQuery(
             unsafeSQL: """
                 UPDATE notification_outbox SET lease_owner = $2, lease_until_ms = $3, attempts = attempts + 1
                 WHERE id IN (
-                    SELECT o.id FROM notification_outbox o WHERE \(OutboxColumns.dueCondition(now: "$1"))
+                    SELECT o.id FROM notification_outbox o WHERE \(OutboxColumns.dueCondition(now: "$1", skipping: "o.merchant_id <> ALL($5)"))
                     ORDER BY o.id LIMIT $4 FOR UPDATE SKIP LOCKED)
                 RETURNING \(OutboxColumns.selectList)
                 """
@@ -31,6 +37,7 @@ extension PostgresTransactionStore: NotificationOutbox {
         query.binds.append(owner)
         query.binds.append(leaseUntil.milliseconds)
         query.binds.append(Int64(limit))
+        query.binds.append(skippingMerchants.sorted())
         return try await rows(query, OutboxColumns.notification).sorted { $0.id < $1.id }
     }
 

@@ -17,8 +17,16 @@ extension SQLiteTransactionStore: NotificationOutbox {
         }
     }
 
-    package func leaseNotifications(owner: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxNotification] {
+    package func leaseNotifications(
+        owner: String,
+        now: Date,
+        leaseUntil: Date,
+        limit: Int,
+        skippingMerchants: Set<String>
+    ) async throws -> [OutboxNotification] {
         let now = now.milliseconds
+        let skipped = skippingMerchants.sorted()
+        let skipping = skipped.isEmpty ? nil : "o.merchant_id NOT IN (\((3..<3 + skipped.count).map { "?\($0)" }.joined(separator: ", ")))"
         return try await writer.perform { connection in
             try Self.unsynced(connection) {
                 let ids = try connection.rows(
@@ -26,9 +34,9 @@ extension SQLiteTransactionStore: NotificationOutbox {
                     // without statistics, would read every due row through the due index and sort.
                     """
                     SELECT o.id FROM notification_outbox o INDEXED BY notification_outbox_pending
-                    WHERE \(OutboxColumns.dueCondition(now: "?1")) ORDER BY o.id LIMIT ?2
+                    WHERE \(OutboxColumns.dueCondition(now: "?1", skipping: skipping)) ORDER BY o.id LIMIT ?2
                     """,
-                    [.integer(now), .integer(Int64(limit))]
+                    [.integer(now), .integer(Int64(limit))] + skipped.map { .text($0) }
                 ).map { try $0.integer("id") }
                 return try ids.compactMap { id in
                     try connection.query(

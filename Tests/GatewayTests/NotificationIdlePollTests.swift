@@ -22,9 +22,21 @@ struct NotificationIdlePollTests {
 
         var leases: [ContinuousClock.Instant] { leaseTimes.withLock { $0 } }
 
-        func leaseNotifications(owner: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxNotification] {
+        func leaseNotifications(
+            owner: String,
+            now: Date,
+            leaseUntil: Date,
+            limit: Int,
+            skippingMerchants: Set<String>
+        ) async throws -> [OutboxNotification] {
             leaseTimes.withLock { $0.append(.now) }
-            return try await store.leaseNotifications(owner: owner, now: now, leaseUntil: leaseUntil, limit: limit)
+            return try await store.leaseNotifications(
+                owner: owner,
+                now: now,
+                leaseUntil: leaseUntil,
+                limit: limit,
+                skippingMerchants: skippingMerchants
+            )
         }
 
         func orderNotificationURL(merchantId: String, orderId: String) async throws -> String? {

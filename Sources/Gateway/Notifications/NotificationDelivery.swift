@@ -35,12 +35,24 @@ struct NotificationDelivery: Service {
         await sender.shutdown()
     }
 
-    /// Keeps up to `concurrency` notifications in flight, starting the next leased one as each
-    /// finishes. It leases again (up to four rounds of sends at once, so a busy outbox costs few
-    /// lease writes) when those leased are all started and at most half are left in flight,
-    /// rather than after the last send of a batch (a notification queued just after a lease used
-    /// to wait for the slowest send of the whole batch), and marks the delivered ones a round at
-    /// a time.
+    /// What the loop waits for: a send finishing, or the doorbell (a ring or the poll's timeout).
+    private enum Event: Sendable {
+        case finished(merchantId: String, delivered: OutboxNotification?)
+        /// `rang`: a commit queued a notification (else the timeout ended the wait).
+        case woke(rang: Bool)
+    }
+
+    /// Keeps up to `concurrency` notifications in flight, each merchant at most its share
+    /// (``WaitingNotifications``): the slots were shared by all merchants, and 40 notifications
+    /// to one receiver that never answered made another merchant's wait 25 s. The share is per
+    /// merchant, not per receiver host: the merchant is who the gateway serves, the outbox can
+    /// leave a merchant's notifications where they are, and one host may receive for many
+    /// merchants (a platform), whom a per-host share would make wait for each other.
+    ///
+    /// It leases (up to four rounds of sends at once, so a busy outbox costs few lease writes)
+    /// when no leased notification can start and a slot is free, at once when at most half are
+    /// in flight, else at the poll or a ring; the lease skips merchants at their share. It marks
+    /// the delivered ones a round at a time, or a poll after the first of them.
     private func loop(_ sender: NotificationSender) async {
         let poll = Duration.milliseconds(settings.pollIntervalMilliseconds)
         // While leases find nothing the loop looks less and less often, up to once a second: an
@@ -54,60 +66,79 @@ struct NotificationDelivery: Service {
         var lastLease = ContinuousClock.now - poll
         // Lease at the next turn: the last lease was full, or the doorbell or the poll said so.
         var leaseNow = true
-        var waiting: ArraySlice<OutboxNotification> = []
+        var waiting = WaitingNotifications(share: WaitingNotifications.share(of: settings.concurrency))
         var inFlight = 0
         var delivered: [OutboxNotification] = []
-        await withTaskGroup(of: OutboxNotification?.self) { group in
+        var firstUnmarked = ContinuousClock.now
+        // Whether a doorbell wait is among the group's tasks (one at a time), and whether the
+        // last one ended with a ring not yet answered by a lease.
+        var listening = false
+        var rang = false
+        await withTaskGroup(of: Event.self) { group in
             while !Task.isCancelled {
                 let now = clock()
                 if now.timeIntervalSince(lastBacklog) >= 1 {
                     lastBacklog = now
                     await recordBacklog(now)
                 }
-                if waiting.isEmpty, inFlight <= settings.concurrency / 2,
-                    leaseNow || doorbell.takeRing() || ContinuousClock.now - lastLease >= poll
+                if inFlight < settings.concurrency, !waiting.hasStartable,
+                    (leaseNow && inFlight <= settings.concurrency / 2) || rang || doorbell.takeRing()
+                        || ContinuousClock.now - lastLease >= poll
                 {
+                    rang = false
                     let wanted = leaseSize - inFlight
-                    waiting = await lease(at: now, limit: wanted)[...]
+                    let leaseUntil = now.addingTimeInterval(TimeInterval(settings.leaseSeconds))
+                    let leased = await lease(at: now, until: leaseUntil, limit: wanted, skipping: waiting.merchantsAtShare)
+                    waiting.append(leased, leaseUntil: leaseUntil)
                     lastLease = .now
-                    leaseNow = waiting.count == wanted
-                    idlePoll = waiting.isEmpty && inFlight == 0 ? min(idlePoll * 2, idlePollCeiling) : poll
+                    leaseNow = leased.count == wanted
+                    idlePoll = leased.isEmpty ? min(idlePoll * 2, idlePollCeiling) : poll
                 }
-                while inFlight < settings.concurrency, let next = waiting.popFirst() {
-                    group.addTask { await deliver(next, sender) }
+                // Started only with a lease that outlasts the attempt.
+                let attemptsEndBy = clock().addingTimeInterval(TimeInterval(settings.timeoutSeconds))
+                while inFlight < settings.concurrency, let next = waiting.start(attemptsEndBy: attemptsEndBy) {
+                    group.addTask { .finished(merchantId: next.merchantId, delivered: await deliver(next, sender)) }
                     inFlight += 1
                 }
-                if inFlight == 0 {
-                    await doorbell.wait(timeout: idlePoll)
-                    leaseNow = true
-                    continue
+                if !listening {
+                    listening = true
+                    let timeout = idlePoll
+                    group.addTask { .woke(rang: await doorbell.wait(timeout: timeout)) }
                 }
-                if let finished = await group.next() {
+                switch await group.next() {
+                case .finished(let merchantId, let finished):
                     inFlight -= 1
-                    if let finished { delivered.append(finished) }
+                    waiting.finished(merchantId)
+                    if let finished {
+                        if delivered.isEmpty { firstUnmarked = .now }
+                        delivered.append(finished)
+                    }
+                case .woke(let ring):
+                    listening = false
+                    leaseNow = true
+                    rang = ring
+                case nil:
+                    break
                 }
-                if delivered.count >= settings.concurrency || (inFlight == 0 && waiting.isEmpty) {
+                if !delivered.isEmpty,
+                    delivered.count >= settings.concurrency || inFlight == 0 || ContinuousClock.now - firstUnmarked >= poll
+                {
                     await markDelivered(delivered)
                     delivered = []
                 }
             }
             // Shutting down: the sends under way end (cancelled or answered); record what was
             // delivered. Those leased and not started go again when their lease expires.
-            for await finished in group {
-                if let finished { delivered.append(finished) }
+            for await case .finished(_, let finished?) in group {
+                delivered.append(finished)
             }
         }
         await markDelivered(delivered)
     }
 
-    private func lease(at now: Date, limit: Int) async -> [OutboxNotification] {
+    private func lease(at now: Date, until leaseUntil: Date, limit: Int, skipping merchants: Set<String>) async -> [OutboxNotification] {
         do {
-            return try await outbox.leaseNotifications(
-                owner: owner,
-                now: now,
-                leaseUntil: now.addingTimeInterval(TimeInterval(settings.leaseSeconds)),
-                limit: limit
-            )
+            return try await outbox.leaseNotifications(owner: owner, now: now, leaseUntil: leaseUntil, limit: limit, skippingMerchants: merchants)
         } catch {
             logger.warning("notification outbox unavailable", metadata: ["error": "\(type(of: error))"])
             return []

@@ -9,8 +9,16 @@ package protocol NotificationOutbox: Sendable {
 
     /// Leases up to `limit` pending notifications that are due at `now` and not leased by a
     /// live lease, at most the oldest pending one of each order (so an order's notifications
-    /// go in transaction order), until `leaseUntil`; each counts one more attempt.
-    func leaseNotifications(owner: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxNotification]
+    /// go in transaction order), none of `skippingMerchants` (those already using their share of
+    /// the delivery loop's slots: their notifications wait here, and others' go), until
+    /// `leaseUntil`; each counts one more attempt.
+    func leaseNotifications(
+        owner: String,
+        now: Date,
+        leaseUntil: Date,
+        limit: Int,
+        skippingMerchants: Set<String>
+    ) async throws -> [OutboxNotification]
 
     /// 2xx answers: delivered, in one write for a batch. Returns the ids marked; one missing
     /// lost its lease (another loop took it over).
@@ -28,4 +36,11 @@ package protocol NotificationOutbox: Sendable {
     func redeliverNotification(id: Int64, at time: Date) async throws -> Bool
 
     func notificationBacklog() async throws -> OutboxBacklog
+}
+
+extension NotificationOutbox {
+    /// A lease that skips no merchant.
+    package func leaseNotifications(owner: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxNotification] {
+        try await leaseNotifications(owner: owner, now: now, leaseUntil: leaseUntil, limit: limit, skippingMerchants: [])
+    }
 }
