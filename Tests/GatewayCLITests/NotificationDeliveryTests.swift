@@ -213,6 +213,8 @@ struct NotificationDeliveryTests {
         #expect(try await Self.put(server.port, "/order/p2/transaction/1", Self.pay(notificationUrl: "https://10.0.0.7/hook")).0 == 201)
         #expect(try await server.waitForMetric(#"gateway_notification_attempt_failures_total{cause="plain_http"}"#, atLeast: 1) == 1)
         #expect(try await server.waitForMetric(#"gateway_notification_attempt_failures_total{cause="internal_address"}"#, atLeast: 1) ?? 0 >= 1)
+        // The log names the rule: the range the address is in.
+        #expect(server.output.contains("resolves to an internal address: private"), "\(server.output.suffix(1500))")
         // Plain http is refused for good: failed at once, not retried.
         #expect(try await server.waitForMetric("gateway_notifications_failed_total", atLeast: 1) ?? 0 >= 1)
         try await Task.sleep(for: .milliseconds(500))

@@ -86,7 +86,7 @@ struct NotificationRebindingTests {
         let sender = Self.sender(production: false, resolver: SystemHostResolver())
         let outcome = await Self.post(sender, "http://127.0.0.1:\(redirecting.port)/hook")
         await sender.shutdown()
-        guard case .failed(let cause, _) = outcome else {
+        guard case .failed(let cause, _, _) = outcome else {
             Issue.record("a redirect counted as delivered")
             return
         }

@@ -184,8 +184,9 @@ struct NotificationDelivery: Service {
             switch outcome {
             case .delivered:
                 return notification
-            case .failed(let cause, let permanent):
+            case .failed(let cause, let permanent, let reason):
                 metadata["cause"] = "\(cause)"
+                if let reason { metadata["reason"] = "\(reason)" }
                 metrics.attemptFailed(cause: cause)
                 let retryAt =
                     permanent
@@ -210,8 +211,8 @@ struct NotificationDelivery: Service {
     enum Outcome {
         case delivered(Int)
         /// The cause, as the failure metric labels it; a permanent one (a URL this gateway will
-        /// never send to) is not retried.
-        case failed(String, permanent: Bool = false)
+        /// never send to) is not retried. The reason, for the log: which rule refused the URL.
+        case failed(String, permanent: Bool = false, reason: String? = nil)
     }
 
     /// One POST; never throws, every failure is a cause.
@@ -221,7 +222,7 @@ struct NotificationDelivery: Service {
         do {
             checked = try await sender.check(notification.url)
         } catch let refusal as NotificationTargetRefusal {
-            return .failed(refusal.cause, permanent: refusal.isPermanent)
+            return .failed(refusal.cause, permanent: refusal.isPermanent, reason: refusal.problem)
         } catch {
             return .failed("resolver")
         }
