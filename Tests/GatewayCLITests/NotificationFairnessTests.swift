@@ -12,7 +12,7 @@ import Glibc
 import Musl
 #endif
 
-/// Issue 59, finding 6: one merchant's receiver that never answers may hold only a few of the
+/// Issue 59, finding 6: one merchant's receiver that never answers may hold only part of the
 /// delivery loop's slots; another merchant's notifications still go at once. Two merchants on one
 /// `gateway serve`, a silent receiver and a good one, all over real sockets.
 @Suite("Notification fairness", .blocksThreads)
@@ -112,6 +112,7 @@ struct NotificationFairnessTests {
         let wait = arrival.receivedAt - paid
         print("\(hanging) queued: the good receiver waited \(String(format: "%.3f", wait)) s behind \(silent.connections) hanging attempts")
         #expect(wait < 2, "the good receiver waited \(wait) s behind the silent one")
-        #expect(silent.connections <= 8, "the silent receiver's merchant held \(silent.connections) slots")
+        // At most three quarters of the 16 slots: the rest are kept for other merchants.
+        #expect(silent.connections <= 12, "the silent receiver's merchant held \(silent.connections) slots")
     }
 }

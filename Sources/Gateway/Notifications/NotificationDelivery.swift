@@ -42,17 +42,17 @@ struct NotificationDelivery: Service {
         case woke(rang: Bool)
     }
 
-    /// Keeps up to `concurrency` notifications in flight, each merchant at most its share
-    /// (``WaitingNotifications``): the slots were shared by all merchants, and 40 notifications
-    /// to one receiver that never answered made another merchant's wait 25 s. The share is per
-    /// merchant, not per receiver host: the merchant is who the gateway serves, the outbox can
-    /// leave a merchant's notifications where they are, and one host may receive for many
-    /// merchants (a platform), whom a per-host share would make wait for each other.
+    /// Keeps up to `concurrency` notifications in flight, sharing the slots between merchants
+    /// (``WaitingNotifications``): they were shared first come, and 40 notifications to one
+    /// receiver that never answered made another merchant's wait 25 s. The share is per merchant,
+    /// not per receiver host: the merchant is who the gateway serves, the outbox can leave a
+    /// merchant's notifications where they are, and one host may receive for many merchants (a
+    /// platform), whom a per-host share would make wait for each other.
     ///
     /// It leases (up to four rounds of sends at once, so a busy outbox costs few lease writes)
-    /// when no leased notification can start and a slot is free, at once when at most half are
-    /// in flight, else at the poll or a ring; the lease skips merchants at their share. It marks
-    /// the delivered ones a round at a time, or a poll after the first of them.
+    /// when no leased notification can start and a slot is free: at once when none waits and at
+    /// most half are in flight, else at most once a poll, leaving out merchants at their cap. It
+    /// marks the delivered ones a round at a time, or a poll after the first of them.
     private func loop(_ sender: NotificationSender) async {
         let poll = Duration.milliseconds(settings.pollIntervalMilliseconds)
         // While leases find nothing the loop looks less and less often, up to once a second: an
@@ -66,7 +66,7 @@ struct NotificationDelivery: Service {
         var lastLease = ContinuousClock.now - poll
         // Lease at the next turn: the last lease was full, or the doorbell or the poll said so.
         var leaseNow = true
-        var waiting = WaitingNotifications(share: WaitingNotifications.share(of: settings.concurrency))
+        var waiting = WaitingNotifications(concurrency: settings.concurrency)
         var inFlight = 0
         var delivered: [OutboxNotification] = []
         var firstUnmarked = ContinuousClock.now
@@ -81,14 +81,15 @@ struct NotificationDelivery: Service {
                     lastBacklog = now
                     await recordBacklog(now)
                 }
-                if inFlight < settings.concurrency, !waiting.hasStartable,
-                    (leaseNow && inFlight <= settings.concurrency / 2) || rang || doorbell.takeRing()
-                        || ContinuousClock.now - lastLease >= poll
-                {
+                // A ring leases at once only when the loop is not busy, so a stream of commits
+                // costs a lease a round, not one each; otherwise what waits is found within a poll.
+                if doorbell.takeRing() { rang = true }
+                let soon = (leaseNow || rang) && waiting.count == 0 && inFlight <= settings.concurrency / 2
+                if inFlight < settings.concurrency, !waiting.hasStartable, soon || ContinuousClock.now - lastLease >= poll {
                     rang = false
                     let wanted = leaseSize - inFlight
                     let leaseUntil = now.addingTimeInterval(TimeInterval(settings.leaseSeconds))
-                    let leased = await lease(at: now, until: leaseUntil, limit: wanted, skipping: waiting.merchantsAtShare)
+                    let leased = await lease(at: now, until: leaseUntil, limit: wanted, skipping: waiting.merchantsAtCap)
                     waiting.append(leased, leaseUntil: leaseUntil)
                     lastLease = .now
                     leaseNow = leased.count == wanted
@@ -102,7 +103,8 @@ struct NotificationDelivery: Service {
                 }
                 if !listening {
                     listening = true
-                    let timeout = idlePoll
+                    // A ring not yet answered by a lease is looked at again within a poll.
+                    let timeout = rang ? poll : idlePoll
                     group.addTask { .woke(rang: await doorbell.wait(timeout: timeout)) }
                 }
                 switch await group.next() {
@@ -116,7 +118,7 @@ struct NotificationDelivery: Service {
                 case .woke(let ring):
                     listening = false
                     leaseNow = true
-                    rang = ring
+                    if ring { rang = true }
                 case nil:
                     break
                 }

@@ -2,46 +2,53 @@ import Foundation
 import GatewayCore
 
 /// Notifications the delivery loop has leased and not yet started, oldest first, and how many of
-/// each merchant's are sending. A merchant may use at most `share` of the loop's slots: one whose
-/// receiver never answers ties up only its own share, and its later notifications wait here (or,
-/// past the share, in the outbox) while other merchants' go.
+/// each merchant's are sending. A merchant whose receiver never answers must not hold every slot:
+/// one merchant may use at most `cap` of them (the rest are kept for the others), and past its
+/// `share` it starts another only when no other merchant's notification is waiting, so a busy
+/// merchant alone still uses most of the slots while another's notification waits for at most one
+/// of its sends to end, never for a receiver that does not answer.
 struct WaitingNotifications {
     private var leased: [(notification: OutboxNotification, leaseUntil: Date)] = []
     private var sending: [String: Int] = [:]
     let share: Int
+    let cap: Int
 
-    init(share: Int) {
-        self.share = share
+    /// A quarter of the slots as each merchant's share, three quarters as its cap.
+    init(concurrency: Int) {
+        share = max(1, concurrency / 4)
+        cap = max(share, concurrency - share)
     }
-
-    /// A merchant's share of `concurrency` slots: a quarter, so four receivers that never answer
-    /// are needed to hold every slot, and at least one.
-    static func share(of concurrency: Int) -> Int { max(1, concurrency / 4) }
 
     var count: Int { leased.count }
 
-    /// Merchants with their share sending or waiting: a lease should leave theirs in the outbox.
-    var merchantsAtShare: Set<String> {
+    /// Merchants holding (sending or waiting) their cap: a lease leaves theirs in the outbox,
+    /// so it reaches the others' behind them.
+    var merchantsAtCap: Set<String> {
         var held = sending
         for entry in leased { held[entry.notification.merchantId, default: 0] += 1 }
-        return Set(held.filter { $0.value >= share }.keys)
+        return Set(held.filter { $0.value >= cap }.keys)
     }
 
     /// Whether one waiting notification may start now.
-    var hasStartable: Bool { leased.contains { sending[$0.notification.merchantId, default: 0] < share } }
+    var hasStartable: Bool { leased.contains { sending[$0.notification.merchantId, default: 0] < cap } }
 
     mutating func append(_ notifications: [OutboxNotification], leaseUntil: Date) {
         leased.append(contentsOf: notifications.map { ($0, leaseUntil) })
     }
 
-    /// The oldest notification whose merchant is below its share, counted as sending. One whose
-    /// lease would end before `attemptsEndBy` is dropped instead of started: its lease expires
-    /// and it is leased again, rather than sent while another loop may take it over.
+    /// The next notification to send, counted as sending: the oldest whose merchant is below its
+    /// share, else the oldest whose merchant is below its cap. One whose lease would end before
+    /// `attemptsEndBy` is dropped instead: its lease expires and it is leased again, rather than
+    /// sent while another loop may take it over.
     mutating func start(attemptsEndBy: Date) -> OutboxNotification? {
         leased.removeAll { $0.leaseUntil < attemptsEndBy }
-        guard let index = leased.firstIndex(where: { sending[$0.notification.merchantId, default: 0] < share }) else { return nil }
+        let sending = sending
+        guard
+            let index = leased.firstIndex(where: { sending[$0.notification.merchantId, default: 0] < share })
+                ?? leased.firstIndex(where: { sending[$0.notification.merchantId, default: 0] < cap })
+        else { return nil }
         let notification = leased.remove(at: index).notification
-        sending[notification.merchantId, default: 0] += 1
+        self.sending[notification.merchantId, default: 0] += 1
         return notification
     }
 
