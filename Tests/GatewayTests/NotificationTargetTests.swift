@@ -77,6 +77,12 @@ struct NotificationTargetTests {
         #expect(try target.checkAddresses(production: true, allowedHosts: []) == IPAddress(literal: target.host))
     }
 
+    @Test("an address pinned for a connection is written as it was resolved", arguments: ["8.8.8.8", "2001:4860:4860::8888", "2002:808:808::1"])
+    func addressText(literal: String) throws {
+        let address = try #require(IPAddress(literal: literal))
+        #expect(IPAddress(literal: address.description) == address)
+    }
+
     @Test("every answer is checked: one internal address among public ones refuses the host")
     func everyAnswerChecked() throws {
         let resolver = ScriptedResolver([[.v4([8, 8, 8, 8]), .v4([127, 0, 0, 1])]])
