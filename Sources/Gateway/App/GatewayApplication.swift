@@ -242,6 +242,7 @@ private func listenerApplication(
                     limits: connectionLimits,
                     admission: admission,
                     contexts: contexts,
+                    http2Budget: services.metrics.http2Responses,
                     acceptsAnyClientCertificate: acceptsAnyClientCertificate
                 )
             }

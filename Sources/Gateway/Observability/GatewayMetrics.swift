@@ -55,6 +55,8 @@ final class GatewayMetrics: PaymentObserver, RadialObserver {
     /// Requests whose head has been read and whose response is not yet written (a scrape does
     /// not count itself): what a graceful shutdown waits for.
     private let requestsInFlight: Metrics.Meter
+    /// HTTP/2 answers held for clients that have not taken them; read at each scrape.
+    let http2Responses = HTTP2ResponseBudget()
 
     enum Names {
         static let requests = "gateway_http_requests_total"
@@ -67,6 +69,7 @@ final class GatewayMetrics: PaymentObserver, RadialObserver {
         static let chainCacheMisses = "gateway_chain_cache_misses_total"
         static let storeDuration = "gateway_store_operation_duration_seconds"
         static let radialDecrypts = "gateway_radial_decrypt_total"
+        static let http2HeldBytes = "gateway_http2_held_response_bytes"
     }
 
     func request(method: String, route: String, status: Int, nanoseconds: UInt64) {
@@ -131,6 +134,7 @@ final class GatewayMetrics: PaymentObserver, RadialObserver {
         }
         Counter(label: Names.chainCacheHits, factory: factory).increment(by: max(hits, 0))
         Counter(label: Names.chainCacheMisses, factory: factory).increment(by: max(misses, 0))
+        Gauge(label: Names.http2HeldBytes, factory: factory).record(http2Responses.bytes)
         return registry.emitToBuffer()
     }
 }

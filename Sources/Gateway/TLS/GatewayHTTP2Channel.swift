@@ -14,6 +14,8 @@ struct GatewayHTTP2Channel: Sendable {
     let router: RouterCall
     let limits: HTTP2RequestStreams.Limits
     let admission: ConnectionAdmission
+    /// Every connection's held answers, shared by the process's listeners.
+    let budget: HTTP2ResponseBudget
 
     /// Adds the HTTP/2 handlers; on the channel's event loop.
     func setup(channel: any Channel, logger: Logger) throws {
@@ -25,6 +27,6 @@ struct GatewayHTTP2Channel: Sendable {
             }
         }
         try channel.pipeline.syncOperations.addHandler(NIOHTTP2Handler(mode: .server))
-        try channel.pipeline.syncOperations.addHandler(HTTP2RequestStreams(limits: limits, admission: admission, serve: serve))
+        try channel.pipeline.syncOperations.addHandler(HTTP2RequestStreams(limits: limits, admission: admission, budget: budget, serve: serve))
     }
 }

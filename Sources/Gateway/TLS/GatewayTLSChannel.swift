@@ -9,7 +9,9 @@ import NIOTLS
 /// HTTPS: TLS from the current (reloadable) context, then HTTP/2 or HTTP/1.1 as ALPN decides.
 /// HTTP/1.1 is the hardened channel of plain HTTP; both keep its byte guards, which sit before
 /// TLS and so also time the handshake. HTTP/2 ([`GatewayHTTP2Channel`]) gets the connection idle
-/// timeout and a per-stream request deadline; its framing layer bounds streams and headers.
+/// timeout and a per-stream request deadline, and the answers it holds for clients that give no
+/// flow-control window are bounded ([`HTTP2ResponseBudget`]); its framing layer bounds streams
+/// and headers.
 struct GatewayTLSChannel: ServerChildChannel {
     enum Negotiated: Sendable {
         case http1(GatewayHTTP1Channel.Value)
@@ -33,6 +35,7 @@ struct GatewayTLSChannel: ServerChildChannel {
         limits: ConnectionLimits,
         admission: ConnectionAdmission,
         contexts: TLSContextSource,
+        http2Budget: HTTP2ResponseBudget,
         acceptsAnyClientCertificate: Bool = false
     ) {
         http1 = GatewayHTTP1Channel(router: router, limits: limits, admission: admission)
@@ -42,9 +45,11 @@ struct GatewayTLSChannel: ServerChildChannel {
                 requestTime: limits.requestTime.head + limits.requestTime.body,
                 idleTimeout: limits.idleTimeout,
                 gracefulCloseTimeout: .seconds(5),
-                maxBodyBytes: limits.maxBodyBytes
+                maxBodyBytes: limits.maxBodyBytes,
+                writeTimeout: limits.writeTimeout
             ),
-            admission: admission
+            admission: admission,
+            budget: http2Budget
         )
         self.contexts = contexts
         self.acceptsAnyClientCertificate = acceptsAnyClientCertificate

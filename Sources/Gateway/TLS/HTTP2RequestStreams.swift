@@ -23,6 +23,17 @@ struct HTTP2StreamRequest: Sendable {
 /// (the connection and its other streams go on); a connection without streams for `idleTimeout`
 /// is closed; on shutdown the connection sends GOAWAY, answers the streams it has, then closes.
 ///
+/// Answers held back: NIOHTTP2 keeps an answer until the client's flow-control windows let it
+/// out, so a client that opens streams and gives no window (or reads nothing) made the server
+/// build and keep every answer (issue 59: 200 connections of 100 streams took a gateway from
+/// 64 MB to 255 MB). Each stream is charged from the moment it is served until NIOHTTP2 closes
+/// it (its answer sent, or dropped with the stream): `streamCost`, then its body too. A new
+/// stream is refused with REFUSED_STREAM (not processed; the client may retry it) while the
+/// connection holds `maxHeldBytes`, or while the process's [`HTTP2ResponseBudget`] is spent
+/// and the connection holds anything. Reading goes on, as the client's WINDOW_UPDATEs are what
+/// lets the answers out. A connection whose held answers make no progress for `writeTimeout`
+/// gets GOAWAY and is closed, as HTTP/1.1's slow reader is ([`SlowReaderGuard`]).
+///
 /// Only ever touched on its connection's event loop.
 final class HTTP2RequestStreams: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
@@ -34,6 +45,10 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
         var idleTimeout: TimeAmount
         var gracefulCloseTimeout: TimeAmount
         var maxBodyBytes: Int
+        /// Held answers that make no progress this long close the connection.
+        var writeTimeout: TimeAmount = .seconds(10)
+        /// Past this much held, the connection's new streams are refused.
+        var maxHeldBytes = 1024 * 1024
     }
 
     private struct Stream {
@@ -49,9 +64,13 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
 
     /// NIOHTTP2's default windows, kept full as the connection and each stream consume them.
     private static let targetWindow = 65_535
+    /// What a served stream costs besides its answer's body: its head, the answer's HPACK block
+    /// and NIOHTTP2's state for it (the whole of a stream whose answer is still being computed).
+    static let streamCost = 4096
 
     private let limits: Limits
     private let admission: ConnectionAdmission
+    private let budget: HTTP2ResponseBudget
     private let serve: Serve
     private var context: ChannelHandlerContext?
     private var streams: [HTTP2StreamID: Stream] = [:]
@@ -63,10 +82,25 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
     private var quiescing = false
     private var flushPending = false
     private var date = HTTPDateText()
+    /// Charged to this connection: `streamCost` for each stream being answered, and each answer
+    /// in `held`.
+    private var heldBytes = 0
+    /// Answered streams NIOHTTP2 has not closed yet, with what each is charged.
+    private var held: [HTTP2StreamID: Int] = [:]
+    /// When an answer held last left, or the connection's send window last moved.
+    private var heldProgress = NIODeadline.uptimeNanoseconds(0)
+    private var sendWindow: Int?
+    private var stallTimer: Scheduled<Void>?
 
-    init(limits: Limits, admission: ConnectionAdmission, serve: @escaping Serve) {
+    init(
+        limits: Limits,
+        admission: ConnectionAdmission,
+        budget: HTTP2ResponseBudget = HTTP2ResponseBudget(),
+        serve: @escaping Serve
+    ) {
         self.limits = limits
         self.admission = admission
+        self.budget = budget
         self.serve = serve
     }
 
@@ -76,8 +110,10 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
         armIdleTimer(at: context.eventLoop.now + limits.idleTimeout)
     }
 
+    /// After NIOHTTP2's own removal, which drops the answers it held: then they are freed.
     func handlerRemoved(context: ChannelHandlerContext) {
         stopTimers()
+        releaseAll()
         self.context = nil
     }
 
@@ -105,6 +141,10 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
             stream.answering = true
             streams[id] = stream
             complete(id, stream)
+            return
+        }
+        guard heldBytes < limits.maxHeldBytes, budget.admits(connectionBytes: heldBytes) else {
+            reset(id, .refusedStream)
             return
         }
         guard let head = HTTP2Fields.request(headers.headers) else {
@@ -147,6 +187,7 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
             admission.settle(channel)
         }
         guard let context else { return }
+        charge(Self.streamCost)
         serve(
             HTTP2StreamRequest(stream: id, head: stream.head, body: stream.body),
             NIOLoopBound(self, eventLoop: context.eventLoop)
@@ -160,6 +201,9 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
     func answer(_ id: HTTP2StreamID, head: HTTPResponse, body: ByteBuffer) {
         guard let context, let stream = streams.removeValue(forKey: id) else { return }
         let sendsBody = body.readableBytes > 0 && stream.head.method != .head
+        // Before the writes: NIOHTTP2 may close the stream while they are made.
+        if sendsBody { charge(body.readableBytes) }
+        hold(id, bytes: Self.streamCost + (sendsBody ? body.readableBytes : 0))
         let block = HTTP2Fields.responseBlock(head, date: date.now())
         context.write(wrapOutboundOut(HTTP2Frame(streamID: id, payload: .headers(.init(headers: block, endStream: !sendsBody)))), promise: nil)
         // The reset of a request answered early must follow its body out: NIOHTTP2 drops the
@@ -182,6 +226,7 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
     /// `serve` could not answer (its response body failed part-way): the stream is reset.
     func abandon(_ id: HTTP2StreamID) {
         guard streams.removeValue(forKey: id) != nil else { return }
+        release(Self.streamCost)
         reset(id, .internalError)
         streamEnded()
     }
@@ -209,8 +254,19 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
         case let closed as StreamClosedEvent:
-            if streams.removeValue(forKey: closed.streamID) != nil { streamEnded() }
+            if let bytes = held.removeValue(forKey: closed.streamID) {
+                release(bytes)
+                heldProgress = now
+            } else if let stream = streams.removeValue(forKey: closed.streamID) {
+                if stream.answering { release(Self.streamCost) }
+                streamEnded()
+            }
         case let window as NIOHTTP2WindowUpdatedEvent:
+            if window.streamID == .rootStream, let size = window.outboundWindowSize, size != sendWindow {
+                // Answers leaving, or the client opening its window for them.
+                if sendWindow != nil, !held.isEmpty { heldProgress = now }
+                sendWindow = size
+            }
             refill(window)
         case is ChannelShouldQuiesceEvent:
             quiesce()
@@ -251,8 +307,8 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
     }
 
     /// Tells the client no stream after the last one it opened will be served.
-    private func goAway() {
-        let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: nil))
+    private func goAway(_ code: NIOHTTP2.HTTP2ErrorCode = .noError) {
+        let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: lastStreamID, errorCode: code, opaqueData: nil))
         context?.writeAndFlush(wrapOutboundOut(frame), promise: nil)
     }
 
@@ -330,6 +386,52 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
         if !late.isEmpty { streamEnded() }
     }
 
+    // MARK: Answers held
+
+    private func charge(_ bytes: Int) {
+        heldBytes += bytes
+        budget.charge(bytes)
+    }
+
+    private func release(_ bytes: Int) {
+        heldBytes -= bytes
+        budget.release(bytes)
+    }
+
+    /// The answer, charged `bytes` in all, is NIOHTTP2's until it closes the stream.
+    private func hold(_ id: HTTP2StreamID, bytes: Int) {
+        if held.isEmpty { heldProgress = now }
+        held[id] = bytes
+        if stallTimer == nil { armStallTimer(at: now + limits.writeTimeout) }
+    }
+
+    /// One timer for the connection's held answers, re-armed only when it fires: answers that
+    /// leave at once cost no timer of their own.
+    private func armStallTimer(at due: NIODeadline) {
+        guard let context else { return }
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        stallTimer = context.eventLoop.scheduleTask(deadline: due) { handler.value.stallTimerFired() }
+    }
+
+    private func stallTimerFired() {
+        stallTimer = nil
+        guard !held.isEmpty, let context else { return }
+        if heldProgress + limits.writeTimeout > now {
+            armStallTimer(at: heldProgress + limits.writeTimeout)
+            return
+        }
+        admission.notices.notice("HTTP/2 answers not taken by the client within \(limits.writeTimeout.nanoseconds / 1_000_000_000)s")
+        goAway(.enhanceYourCalm)
+        context.close(promise: nil)
+    }
+
+    /// The connection is gone, and NIOHTTP2's buffers with it: nothing it held counts any more.
+    private func releaseAll() {
+        streams.removeAll()
+        held.removeAll()
+        release(heldBytes)
+    }
+
     /// The event loop's clock (a test's loop keeps its own).
     private var now: NIODeadline { context?.eventLoop.now ?? .now() }
 
@@ -338,5 +440,7 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
         idleTimer = nil
         deadlineTimer?.cancel()
         deadlineTimer = nil
+        stallTimer?.cancel()
+        stallTimer = nil
     }
 }
