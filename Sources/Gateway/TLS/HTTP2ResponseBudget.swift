@@ -18,8 +18,8 @@ final class HTTP2ResponseBudget: Sendable {
     /// The total past which connections that already hold answers get no new streams.
     let limit: Int
     private let held = Atomic<Int>(0)
-    /// The total went over `limit` since memory was last handed back.
-    private let exhausted = Atomic<Bool>(false)
+    /// The total went over a quarter of `limit` since memory was last handed back.
+    private let swollen = Atomic<Bool>(false)
 
     init(limit: Int = 32 * 1024 * 1024) {
         self.limit = limit
@@ -30,27 +30,27 @@ final class HTTP2ResponseBudget: Sendable {
 
     /// Whether a connection holding `connectionBytes` may be given another stream.
     func admits(connectionBytes: Int) -> Bool {
-        if connectionBytes == 0 || held.load(ordering: .relaxed) < limit { return true }
-        exhausted.store(true, ordering: .relaxed)
-        return false
+        connectionBytes == 0 || held.load(ordering: .relaxed) < limit
     }
 
     func charge(_ bytes: Int) {
-        held.wrappingAdd(bytes, ordering: .relaxed)
+        if held.wrappingAdd(bytes, ordering: .relaxed).newValue > limit / 4, !swollen.load(ordering: .relaxed) {
+            swollen.store(true, ordering: .relaxed)
+        }
     }
 
     func release(_ bytes: Int) {
         let now = held.wrappingSubtract(bytes, ordering: .relaxed).newValue
-        if now == 0, exhausted.load(ordering: .relaxed), exhausted.exchange(false, ordering: .relaxed) {
+        if now == 0, swollen.load(ordering: .relaxed), swollen.exchange(false, ordering: .relaxed) {
             Self.returnFreedMemory()
         }
     }
 
     /// glibc keeps freed pages for reuse: after an attack the process stayed at its peak (255 MB
-    /// from 64 MB) until something asked for them back. Once the budget has run out and then
-    /// nothing is held any more (the connections that held answers closed, their TLS state with
-    /// them), the pages are handed back to the system, off the event loops. Only after an
-    /// exhaustion, so the ordinary path never pays for it.
+    /// from 64 MB) until something asked for them back. Once the total has gone over a quarter of
+    /// the budget and then nothing is held any more (the connections that held answers closed,
+    /// their TLS state with them), the pages are handed back to the system, off the event loops.
+    /// Ordinary traffic holds answers for an instant and never comes near, so never pays for it.
     private static func returnFreedMemory() {
         #if canImport(Glibc)
         guard let trim = mallocTrim else { return }
