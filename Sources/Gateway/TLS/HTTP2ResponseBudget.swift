@@ -25,7 +25,7 @@ final class HTTP2ResponseBudget: Sendable {
         self.limit = limit
     }
 
-    /// Bytes held now, for the `gateway_http2_buffered_response_bytes` gauge.
+    /// Bytes held now, for the `gateway_http2_held_response_bytes` gauge.
     var bytes: Int { held.load(ordering: .relaxed) }
 
     /// Whether a connection holding `connectionBytes` may be given another stream.
