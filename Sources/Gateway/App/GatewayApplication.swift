@@ -85,7 +85,14 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
     ).register(on: router)
     if services.configuration.mode == .sandbox {
         ACSRoutes(processor: authentications, maxBodyBytes: services.configuration.limits.maxBodyBytes).register(on: router)
-        SandboxApplePayRoutes().register(on: router)
+        if let issuer = services.sandboxIssuer {
+            SandboxApplePayRoutes(
+                merchants: services.merchants,
+                issuer: issuer,
+                maxBodyBytes: services.configuration.limits.maxBodyBytes,
+                clock: services.clock
+            ).register(on: router)
+        }
     }
     TokenRoutes(
         authentication: routes.authentication,
