@@ -45,6 +45,45 @@ extension PostgresTransactionStore: ConsoleStore {
         }
     }
 
+    package func countLoginAttempt(
+        merchantId: String,
+        name: String,
+        _ count: @escaping @Sendable (StoredOperator) -> LoginAttempt
+    ) async throws -> LoginAttempt {
+        // Compare and set: the count is stored only over the row it was made from, so attempts on
+        // other replicas or connections in between make this one read again. Each miss means
+        // another attempt was counted, so the loop ends within the number of attempts at once.
+        for _ in 0..<Self.countingRounds {
+            guard let stored = try await consoleOperator(merchantId: merchantId, name: name) else { return .unknown }
+            let attempt = count(stored)
+            guard case .counted(let counted) = attempt else { return attempt }
+            let written = try await changes(
+                """
+                UPDATE console_operators SET failed_logins = \(Int32(clamping: counted.failedLogins)),
+                    locked_until_ms = \(counted.lockedUntil?.milliseconds)
+                WHERE merchant_id = \(merchantId) AND name = \(name)
+                    AND failed_logins = \(Int32(clamping: stored.failedLogins))
+                    AND locked_until_ms IS NOT DISTINCT FROM \(stored.lockedUntil?.milliseconds)
+                RETURNING 1
+                """
+            )
+            if written { return attempt }
+        }
+        throw StoreUnavailable(reason: "login attempts for one operator kept changing the count")
+    }
+
+    /// More concurrent attempts on one operator than the console's password line holds.
+    private static let countingRounds = 64
+
+    package func clearLoginFailures(merchantId: String, name: String) async throws {
+        _ = try await changes(
+            """
+            UPDATE console_operators SET failed_logins = 0, locked_until_ms = NULL
+            WHERE merchant_id = \(merchantId) AND name = \(name) RETURNING 1
+            """
+        )
+    }
+
     package func updateOperator(_ stored: StoredOperator) async throws -> Bool {
         try await changes(
             """

@@ -18,27 +18,60 @@ extension SQLiteTransactionStore: ConsoleStore {
     }
 
     package func consoleOperator(merchantId: String, name: String) async throws -> StoredOperator? {
-        try await run { connection in
-            try connection.rows(
-                """
-                SELECT role, password_hash, failed_logins, locked_until_ms FROM console_operators
-                WHERE merchant_id = ? AND name = ?
-                """,
-                [.text(merchantId), .text(name)]
-            ).first.map { row in
-                let hash = try row.text("password_hash")
-                guard let passwordHash = PasswordHash(stored: hash) else {
-                    throw UnreadableStoredValue(column: "console_operators.password_hash", value: "(a hash)")
-                }
-                return StoredOperator(
-                    merchantId: merchantId,
-                    name: name,
-                    role: try StoredColumn.decode(OperatorRole.self, row["role"].text, column: "console_operators.role"),
-                    passwordHash: passwordHash,
-                    failedLogins: Int(try row.integer("failed_logins")),
-                    lockedUntil: try row.optionalInteger("locked_until_ms").map(Date.init(milliseconds:))
+        try await run { connection in try Self.operatorRow(connection, merchantId: merchantId, name: name) }
+    }
+
+    package func countLoginAttempt(
+        merchantId: String,
+        name: String,
+        _ count: @escaping @Sendable (StoredOperator) -> LoginAttempt
+    ) async throws -> LoginAttempt {
+        // Read and written on the writer's queue: no other attempt's count comes in between.
+        try await writer.perform { connection in
+            guard let stored = try Self.operatorRow(connection, merchantId: merchantId, name: name) else { return .unknown }
+            let attempt = count(stored)
+            if case .counted(let counted) = attempt {
+                try connection.query(
+                    "UPDATE console_operators SET failed_logins = ?, locked_until_ms = ? WHERE merchant_id = ? AND name = ?",
+                    [
+                        .integer(Int64(counted.failedLogins)), counted.lockedUntil.map { .integer($0.milliseconds) } ?? .null,
+                        .text(merchantId), .text(name),
+                    ]
                 )
             }
+            return attempt
+        }
+    }
+
+    package func clearLoginFailures(merchantId: String, name: String) async throws {
+        _ = try await writer.perform { connection in
+            try connection.query(
+                "UPDATE console_operators SET failed_logins = 0, locked_until_ms = NULL WHERE merchant_id = ? AND name = ?",
+                [.text(merchantId), .text(name)]
+            )
+        }
+    }
+
+    private static func operatorRow(_ connection: SQLiteConnection, merchantId: String, name: String) throws -> StoredOperator? {
+        try connection.rows(
+            """
+            SELECT role, password_hash, failed_logins, locked_until_ms FROM console_operators
+            WHERE merchant_id = ? AND name = ?
+            """,
+            [.text(merchantId), .text(name)]
+        ).first.map { row in
+            let hash = try row.text("password_hash")
+            guard let passwordHash = PasswordHash(stored: hash) else {
+                throw UnreadableStoredValue(column: "console_operators.password_hash", value: "(a hash)")
+            }
+            return StoredOperator(
+                merchantId: merchantId,
+                name: name,
+                role: try StoredColumn.decode(OperatorRole.self, row["role"].text, column: "console_operators.role"),
+                passwordHash: passwordHash,
+                failedLogins: Int(try row.integer("failed_logins")),
+                lockedUntil: try row.optionalInteger("locked_until_ms").map(Date.init(milliseconds:))
+            )
         }
     }
 

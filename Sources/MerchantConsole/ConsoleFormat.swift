@@ -12,8 +12,12 @@ enum ConsoleFormat {
         return "\(Amount(minorUnits: minorUnits, currency: currency).text) \(currencyCode)"
     }
 
-    /// A path segment, so an order id with `/` or `?` still names its order.
+    /// A path segment, so an order id with `/`, `?`, `%` or `+` still names its order: everything
+    /// but RFC 3986's unreserved ASCII is escaped, once (`.alphanumerics` would let non-ASCII
+    /// letters through raw). The routes decode it once: ``GatewayRequestContext/pathSegment(_:)``.
     static func pathSegment(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

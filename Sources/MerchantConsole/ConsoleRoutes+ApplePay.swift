@@ -16,13 +16,13 @@ extension ConsoleRoutes {
         }
         router.get("/ma/applepay/:identifier/:label") { request, context in
             await withSession(request, context, form: false) { session, _ in
-                let file = context.parameters.get("label") ?? ""
+                let file = context.pathSegment("label") ?? ""
                 let suffix = ".certSigningRequest"
                 guard file.hasSuffix(suffix) else { return refusal(.invalidField("the file"), session: session) }
                 do {
                     let bytes = try identities.certificateSigningRequest(
                         merchantId: session.merchantId,
-                        appleMerchantIdentifier: context.parameters.get("identifier") ?? "",
+                        appleMerchantIdentifier: context.pathSegment("identifier") ?? "",
                         label: String(file.dropLast(suffix.count))
                     )
                     var response = Response(status: .ok, headers: ConsolePages.headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
@@ -67,8 +67,8 @@ extension ConsoleRoutes {
         router.post("/ma/applepay/:identifier/:label/retire") { request, context in
             await withSession(request, context, form: true) { session, _ in
                 try await identityAction(identities, session, context, .applePayIdentityRetired) {
-                    let identifier = context.parameters.get("identifier") ?? ""
-                    let label = context.parameters.get("label") ?? ""
+                    let identifier = context.pathSegment("identifier") ?? ""
+                    let label = context.pathSegment("label") ?? ""
                     try identities.retire(merchantId: session.merchantId, appleMerchantIdentifier: identifier, label: label)
                     return ("\(identifier) \(label)", "Key \(label) of \(identifier) retired (kept in retired/).")
                 }
@@ -111,7 +111,10 @@ extension ConsoleRoutes {
         values["csrf"] = session.csrfToken
         values["admin"] = session.role.mayActOnOrders
         values["identities"] = listed.map { identity -> [String: Any] in
-            var row: [String: Any] = ["merchantIdentifier": identity.appleMerchantIdentifier, "label": identity.label]
+            var row: [String: Any] = [
+                "merchantIdentifier": identity.appleMerchantIdentifier, "label": identity.label,
+                "identifierPath": ConsoleFormat.pathSegment(identity.appleMerchantIdentifier), "labelPath": ConsoleFormat.pathSegment(identity.label),
+            ]
             if let expiry = identity.notValidAfter {
                 row["expires"] = ConsoleFormat.time(expiry)
                 row["warning"] = expiry.timeIntervalSince(now) < Self.expiryWarning

@@ -38,7 +38,7 @@ extension ConsoleRoutes {
         router.post("/ma/integration/passwords/:fingerprint/retire") { request, context in
             await withSession(request, context, form: true) { session, _ in
                 try await integrationAction(session, context, .apiPasswordRetired) { merchant in
-                    let fingerprint = context.parameters.get("fingerprint") ?? ""
+                    let fingerprint = context.pathSegment("fingerprint") ?? ""
                     let digest = try merchant.passwords.checkRetire(fingerprint: fingerprint)
                     _ = try await services.store.recordAPIPasswordChange(
                         APIPasswordChange(
@@ -57,7 +57,7 @@ extension ConsoleRoutes {
         router.post("/ma/integration/notifications/:id/redeliver") { request, context in
             await withSession(request, context, form: true) { session, _ in
                 try await integrationAction(session, context, .notificationRedelivered) { merchant in
-                    let text = context.parameters.get("id") ?? ""
+                    let text = context.pathSegment("id") ?? ""
                     // Another merchant's notification is "not found", like its orders.
                     guard let outbox = services.outbox, let id = Int64(text),
                         let notification = try await outbox.notification(id: id), notification.merchantId == merchant.id,

@@ -16,7 +16,11 @@ extension ConsoleRoutes {
 
     func login(_ request: Request, _ context: GatewayRequestContext) async -> Response {
         do {
-            let bytes = try await RequestBytes.collect(request, limit: Self.maxFormBytes)
+            let bytes: [UInt8]
+            switch await formBytes(request, limit: Self.maxFormBytes) {
+            case .success(let read): bytes = read
+            case .failure(let refusal): return loginPage(request: request, error: refusal)
+            }
             guard let form = FormFields(bytes: bytes) else { return loginPage(request: request, error: .invalidField("the form")) }
             guard let expected = request.cookies[Self.loginCookie]?.value, let token = form.raw("csrf"),
                 Self.constantTimeEqual(token, expected)
@@ -28,20 +32,40 @@ extension ConsoleRoutes {
             let address = context.remoteAddress
             let policy = services.policy
             let failures = try await services.store.loginFailures(address: address, since: now.addingTimeInterval(-policy.addressWindow))
-            let stored = services.merchants[merchantId] == nil ? nil : try await services.store.consoleOperator(merchantId: merchantId, name: name)
-            let decide = { @Sendable in policy.login(stored, password: password, addressFailures: failures, now: now) }
-            // A lockout answers at once; a password is checked off the event loops, if there is room.
-            guard
-                let decision = policy.checksPassword(stored, addressFailures: failures, now: now)
-                    ? await services.passwordChecks.run(from: address, decide) : decide()
-            else {
-                return loginPage(request: request, error: .loginsBusy, merchantId: merchantId, name: name)
+            let knownMerchant = services.merchants[merchantId] != nil
+            let namesOperator: Bool
+            let result: Result<StoredOperator, ConsoleRejection>
+            if let refusal = policy.refusesAddress(failures: failures) {
+                // Refused before anything is counted or hashed: the address is not the operator's.
+                let stored = knownMerchant ? try await services.store.consoleOperator(merchantId: merchantId, name: name) : nil
+                namesOperator = stored != nil
+                result = .failure(refusal)
+            } else {
+                // A place in the password line first: a login it refuses is not counted. Then the
+                // attempt is counted before its password is checked, so concurrent wrong
+                // passwords lock at the limit and none past it is ever checked.
+                let store = services.store
+                guard
+                    let decided = try await services.passwordChecks.withPlace(
+                        from: address,
+                        { place in
+                            let attempt =
+                                knownMerchant
+                                ? try await store.countLoginAttempt(merchantId: merchantId, name: name) { policy.count($0, at: now) }
+                                : LoginAttempt.unknown
+                            return (attempt, await place.check { policy.login(attempt, password: password) })
+                        }
+                    )
+                else {
+                    return loginPage(request: request, error: .loginsBusy, merchantId: merchantId, name: name)
+                }
+                namesOperator = decided.0 != .unknown
+                result = decided.1
             }
-            if let updated = decision.updated { _ = try await services.store.updateOperator(updated) }
-            switch decision.result {
+            switch result {
             case .failure(let rejection):
                 try await services.store.recordLoginFailure(address: address, at: now)
-                if stored != nil {
+                if namesOperator {
                     try await services.store.appendAudit(
                         AuditEntry(
                             merchantId: merchantId,
@@ -53,10 +77,12 @@ extension ConsoleRoutes {
                         )
                     )
                 }
-                // The operator's count already holds this failure; the address's is from before it.
-                try? await Task.sleep(for: policy.delay(afterFailures: decision.updated?.failedLogins ?? failures + 1))
+                // Paced by the address's failures alone: an operator's count would tell a known
+                // name from an unknown one.
+                try? await Task.sleep(for: policy.delay(afterFailures: failures + 1))
                 return loginPage(request: request, error: rejection, merchantId: merchantId, name: name)
             case .success(let loggedIn):
+                try await services.store.clearLoginFailures(merchantId: loggedIn.merchantId, name: loggedIn.name)
                 let value = ConsoleSession.randomToken()
                 let session = ConsoleSession(
                     idDigest: ConsoleSession.digest(ofCookie: value),

@@ -39,13 +39,15 @@ package struct ConsoleRoutes: Sendable {
         }
         router.get("/ma/orders/:orderId") { request, context in
             await withSession(request, context, form: false) { session, _ in
-                try await orderPage(context.parameters.get("orderId") ?? "", session)
+                guard let orderId = context.pathSegment("orderId") else { return refusal(.invalidField("the order ID"), session: session) }
+                return try await orderPage(orderId, session)
             }
         }
         router.post("/ma/orders/:orderId/:action") { request, context in
             await withSession(request, context, form: true) { session, form in
-                try await act(
-                    orderId: context.parameters.get("orderId") ?? "",
+                guard let orderId = context.pathSegment("orderId") else { return refusal(.invalidField("the order ID"), session: session) }
+                return try await act(
+                    orderId: orderId,
                     action: context.parameters.get("action") ?? "",
                     form: form,
                     session: session,
@@ -126,7 +128,11 @@ package struct ConsoleRoutes: Sendable {
             if readsForm {
                 let contentType = request.headers[.contentType] ?? ""
                 let multipart = contentType.lowercased().hasPrefix("multipart/form-data")
-                let bytes = try await RequestBytes.collect(request, limit: multipart ? Self.maxUploadBytes : Self.maxFormBytes)
+                let bytes: [UInt8]
+                switch await formBytes(request, limit: multipart ? Self.maxUploadBytes : Self.maxFormBytes) {
+                case .success(let read): bytes = read
+                case .failure(let rejection): return refusal(rejection, session: session)
+                }
                 let parsed =
                     multipart
                     ? MultipartForm.parse(bytes, contentType: contentType).map { FormFields(fields: $0.fields, files: $0.files) }
@@ -152,6 +158,19 @@ package struct ConsoleRoutes: Sendable {
         } catch {
             context.logger.error("console request failed", metadata: ["error": "\(error)"])
             return pages.render("message", ["title": "Unavailable", "error": "The console cannot answer now."], status: .serviceUnavailable)
+        }
+    }
+
+    /// A form's body: too large is 413 and unreadable 400, each on the console's own page (they
+    /// were thrown into the catch-all and answered 503, as if the console were down).
+    func formBytes(_ request: Request, limit: Int) async -> Result<[UInt8], ConsoleRejection> {
+        do throws(RequestBodyFailure) {
+            return .success(try await RequestBytes.collect(request, limit: limit))
+        } catch {
+            switch error {
+            case .tooLarge(let limit): return .failure(.formTooLarge(limit: limit))
+            case .malformed: return .failure(.invalidField("the form"))
+            }
         }
     }
 

@@ -29,6 +29,16 @@ package final class PasswordCheckQueue: Sendable {
     /// `check`'s result, computed on the queue; nil, without running it, when the line is full
     /// or holds `perAddress` checks from `address` already.
     package func run<Value: Sendable>(from address: String, _ check: @escaping @Sendable () -> Value) async -> Value? {
+        await withPlace(from: address) { place in await place.check(check) }
+    }
+
+    /// Runs `body` holding a place in the line, given back when it returns; nil at once, without
+    /// running it, when there is no place. A login takes its place before its attempt is counted,
+    /// so a login the line refuses is neither counted nor checked.
+    package func withPlace<Value: Sendable>(
+        from address: String,
+        _ body: (Place) async throws -> Value
+    ) async rethrows -> Value? {
         let admitted = line.withLock { line in
             guard line.total < capacity, line.byAddress[address, default: 0] < perAddress else { return false }
             line.total += 1
@@ -36,15 +46,23 @@ package final class PasswordCheckQueue: Sendable {
             return true
         }
         guard admitted else { return nil }
-        return await withCheckedContinuation { continuation in
-            queue.async {
-                let value = check()
-                self.line.withLock { line in
-                    line.total -= 1
-                    line.byAddress[address, default: 1] -= 1
-                    if line.byAddress[address] == 0 { line.byAddress[address] = nil }
-                }
-                continuation.resume(returning: value)
+        defer {
+            line.withLock { line in
+                line.total -= 1
+                line.byAddress[address, default: 1] -= 1
+                if line.byAddress[address] == 0 { line.byAddress[address] = nil }
+            }
+        }
+        return try await body(Place(queue: queue))
+    }
+
+    /// A place in the line: its checks run on the line's one thread.
+    package struct Place: Sendable {
+        fileprivate let queue: DispatchQueue
+
+        package func check<Value: Sendable>(_ check: @escaping @Sendable () -> Value) async -> Value {
+            await withCheckedContinuation { continuation in
+                queue.async { continuation.resume(returning: check()) }
             }
         }
     }

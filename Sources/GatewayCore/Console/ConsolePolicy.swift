@@ -23,44 +23,41 @@ package struct ConsolePolicy: Sendable, Hashable {
         now.timeIntervalSince(session.lastSeenAt) < idleTimeout && now.timeIntervalSince(session.createdAt) < absoluteLifetime
     }
 
-    /// Whether ``login(_:password:addressFailures:now:)`` will hash the password: false when a
-    /// lockout refuses the login first.
-    package func checksPassword(_ stored: StoredOperator?, addressFailures: Int, now: Date) -> Bool {
-        lockout(stored, addressFailures: addressFailures, now: now) == nil
+    /// Whether the address has failed too often to try at all (nothing is counted or checked).
+    package func refusesAddress(failures: Int) -> ConsoleRejection? {
+        failures >= addressFailureLimit ? .addressLocked : nil
     }
 
-    /// Decides a login: the operator after it (failures counted or cleared) and whether it succeeds.
-    /// `operator` is nil when the merchant has no operator of that name.
-    package func login(
-        _ stored: StoredOperator?,
-        password: String,
-        addressFailures: Int,
-        now: Date
-    ) -> (updated: StoredOperator?, result: Result<StoredOperator, ConsoleRejection>) {
-        if let refusal = lockout(stored, addressFailures: addressFailures, now: now) { return (nil, .failure(refusal)) }
-        guard var stored else {
-            // Hash anyway, so an unknown name takes as long as a wrong password.
+    /// The rule a store applies, under its exclusion, to count one login attempt against the
+    /// operator at `now`: refused while locked; after a lockout ends the count starts again; the
+    /// attempt that reaches ``operatorFailureLimit`` locks the operator, whatever its password.
+    package func count(_ stored: StoredOperator, at now: Date) -> LoginAttempt {
+        if let until = stored.lockedUntil, until > now { return .locked(until: until) }
+        var counted = stored
+        if counted.lockedUntil != nil {
+            counted.failedLogins = 0
+            counted.lockedUntil = nil
+        }
+        counted.failedLogins += 1
+        if counted.failedLogins >= operatorFailureLimit { counted.lockedUntil = now.addingTimeInterval(operatorLockout) }
+        return .counted(counted)
+    }
+
+    /// Decides a counted attempt by its password. Unknown and locked-out names hash a decoy, so
+    /// they take as long as a wrong password, and are refused as one: the answer does not say
+    /// whether the name exists.
+    package func login(_ attempt: LoginAttempt, password: String) -> Result<StoredOperator, ConsoleRejection> {
+        switch attempt {
+        case .counted(let stored):
+            guard stored.passwordHash.matches(password) else { return .failure(.invalidCredentials) }
+            return .success(stored)
+        case .locked(let until):
             _ = PasswordHash(stored: Self.decoy)?.matches(password)
-            return (nil, .failure(.invalidCredentials))
+            return .failure(.operatorLocked(until: until))
+        case .unknown:
+            _ = PasswordHash(stored: Self.decoy)?.matches(password)
+            return .failure(.invalidCredentials)
         }
-        guard stored.passwordHash.matches(password) else {
-            stored.failedLogins += 1
-            if stored.failedLogins >= operatorFailureLimit {
-                stored.lockedUntil = now.addingTimeInterval(operatorLockout)
-                stored.failedLogins = 0
-                return (stored, .failure(.operatorLocked(until: stored.lockedUntil!)))
-            }
-            return (stored, .failure(.invalidCredentials))
-        }
-        stored.failedLogins = 0
-        stored.lockedUntil = nil
-        return (stored, .success(stored))
-    }
-
-    private func lockout(_ stored: StoredOperator?, addressFailures: Int, now: Date) -> ConsoleRejection? {
-        if addressFailures >= addressFailureLimit { return .addressLocked }
-        if let until = stored?.lockedUntil, until > now { return .operatorLocked(until: until) }
-        return nil
     }
 
     /// The pause before a failed login is answered.

@@ -6,6 +6,7 @@ package enum ConsoleRejection: Error, Sendable, Hashable {
     /// No such operator for the merchant, or the wrong password (the page says which neither).
     case invalidCredentials
     /// Too many failed logins for this operator; refused until then, even with the right password.
+    /// Worded and answered as ``invalidCredentials``: an unknown name must not read differently.
     case operatorLocked(until: Date)
     /// Too many failed logins from this address within the window.
     case addressLocked
@@ -19,6 +20,8 @@ package enum ConsoleRejection: Error, Sendable, Hashable {
     case roleForbidden(OperatorRole)
     /// No such order for the operator's merchant (another merchant's order id included).
     case orderNotFound(String)
+    /// A form body over the console's limit, refused unread.
+    case formTooLarge(limit: Int)
     /// A form or query field the console cannot read.
     case invalidField(String)
 }

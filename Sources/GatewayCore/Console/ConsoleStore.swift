@@ -11,6 +11,17 @@ package protocol ConsoleStore: Sendable {
     /// Removes the operator and their sessions; false when there was none.
     func removeOperator(merchantId: String, name: String) async throws -> Bool
 
+    /// Counts a login attempt against the operator before its password is checked: reads them,
+    /// applies `count` (``ConsolePolicy/count(_:at:)``) and stores the operator it returns, with
+    /// no other change to them in between, so concurrent attempts each see the one before.
+    func countLoginAttempt(
+        merchantId: String,
+        name: String,
+        _ count: @escaping @Sendable (StoredOperator) -> LoginAttempt
+    ) async throws -> LoginAttempt
+    /// A right password: the operator's failed logins and any lockout they set are cleared.
+    func clearLoginFailures(merchantId: String, name: String) async throws
+
     /// Failed logins from the address since then.
     func loginFailures(address: String, since: Date) async throws -> Int
     func recordLoginFailure(address: String, at: Date) async throws

@@ -10,8 +10,8 @@ enum CertificatesTemplate {
         <tbody>
         {{#identities}}<tr><td>{{merchantIdentifier}}</td><td>{{label}}</td>
         <td>{{#expires}}{{expires}}{{#warning}} <strong class="warning">expires within 30 days</strong>{{/warning}}{{/expires}}{{^expires}}awaiting Apple's certificate{{/expires}}</td>
-        <td><a href="/ma/applepay/{{merchantIdentifier}}/{{label}}.certSigningRequest" download>{{label}}.certSigningRequest</a></td>
-        {{#admin}}<td><form method="post" action="/ma/applepay/{{merchantIdentifier}}/{{label}}/retire">
+        <td><a href="/ma/applepay/{{identifierPath}}/{{labelPath}}.certSigningRequest" download>{{label}}.certSigningRequest</a></td>
+        {{#admin}}<td><form method="post" action="/ma/applepay/{{identifierPath}}/{{labelPath}}/retire">
         <input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" aria-label="Retire {{merchantIdentifier}} {{label}}">Retire</button>
         </form></td>{{/admin}}</tr>
         {{/identities}}
