@@ -132,10 +132,10 @@ enum ApplePayScript {
             '.apsbx-sheet *{box-sizing:border-box;font:inherit;color:inherit;letter-spacing:normal;text-transform:none}',
             '.apsbx-title{margin:0 0 4px;font-size:20px;font-weight:600}',
             '.apsbx-note{margin:0 0 14px;font-size:13px;color:#515154}',
-            '.apsbx-rows{margin:0 0 12px;padding:0}',
-            '.apsbx-row{display:flex;justify-content:space-between;gap:12px;padding:6px 0;border-bottom:1px solid #d2d2d7}',
-            '.apsbx-row dt{margin:0;color:#515154}.apsbx-row dd{margin:0;text-align:right}',
-            '.apsbx-total dt,.apsbx-total dd{font-weight:600;color:#1d1d1f}',
+            '.apsbx-rows{display:grid;grid-template-columns:1fr auto;margin:0 0 12px;padding:0}',
+            '.apsbx-rows dt,.apsbx-rows dd{margin:0;padding:6px 0;border-bottom:1px solid #d2d2d7}',
+            '.apsbx-rows dt{color:#515154;padding-right:12px}.apsbx-rows dd{text-align:right}',
+            '.apsbx-rows .apsbx-total{font-weight:600;color:#1d1d1f}',
             '.apsbx-cards{border:0;margin:0 0 12px;padding:0}.apsbx-cards legend{padding:0;margin:0 0 6px;font-weight:600}',
             '.apsbx-cards label{display:flex;align-items:center;gap:8px;padding:4px 0;cursor:pointer}',
             '.apsbx-status{min-height:1.4em;margin:0 0 12px;font-size:14px}.apsbx-error{color:#b00020}',
@@ -212,10 +212,9 @@ enum ApplePayScript {
             while (this.rows.firstChild) this.rows.removeChild(this.rows.firstChild);
             var list = this.rows;
             rows.forEach(function (row, index) {
-              var isTotal = index === rows.length - 1;
-              list.appendChild(element('div', { 'class': isTotal ? 'apsbx-row apsbx-total' : 'apsbx-row' }, [
-                element('dt', {}, [row[0]]), element('dd', {}, [row[1]])
-              ]));
+              var attributes = index === rows.length - 1 ? { 'class': 'apsbx-total' } : {};
+              list.appendChild(element('dt', attributes, [row[0]]));
+              list.appendChild(element('dd', attributes, [row[1]]));
             });
           };
           Sheet.prototype.say = function (text, isError) {
