@@ -214,6 +214,11 @@ struct NotificationDeliveryTests {
         #expect(try await server.waitForMetric(#"gateway_notification_attempt_failures_total{cause="plain_http"}"#, atLeast: 1) == 1)
         #expect(try await server.waitForMetric(#"gateway_notification_attempt_failures_total{cause="internal_address"}"#, atLeast: 1) ?? 0 >= 1)
         // The log names the rule: the range the address is in.
+        // The line is written after the metric moves: wait for it, bounded.
+        let logged = ContinuousClock.now + .seconds(10)
+        while !server.output.contains("resolves to an internal address: private"), ContinuousClock.now < logged {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         #expect(server.output.contains("resolves to an internal address: private"), "\(server.output.suffix(1500))")
         // Plain http is refused for good: failed at once, not retried.
         #expect(try await server.waitForMetric("gateway_notifications_failed_total", atLeast: 1) ?? 0 >= 1)
