@@ -704,6 +704,16 @@ enum PostgresMigrations {
                 WHERE device_number IS NOT NULL
             """,
         ],
+        // 17: the keys replicas must share, as SQLite's step 16.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS shared_keys (
+                name text PRIMARY KEY,
+                check_value bytea NOT NULL,
+                secret bytea
+            )
+            """
+        ],
     ]
 
     private static func sealLegacyFingerprints(

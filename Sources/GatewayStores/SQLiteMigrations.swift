@@ -311,6 +311,15 @@ enum SQLiteMigrations {
         ALTER TABLE apple_pay_transactions_appended RENAME TO apple_pay_transactions;
         CREATE INDEX apple_pay_transactions_by_time ON apple_pay_transactions (accepted_at_ms);
         """,
+        // 16: the keys replicas must share, by configuration key: a check value of each (never the
+        // key), and the key itself only where sandbox mode generated it (GatewayKeys).
+        """
+        CREATE TABLE shared_keys (
+            name TEXT PRIMARY KEY,
+            check_value BLOB NOT NULL,
+            secret BLOB
+        );
+        """,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

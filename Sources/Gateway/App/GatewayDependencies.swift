@@ -55,11 +55,13 @@ struct GatewayDependencies: Sendable {
     /// `log.stageTrace`: where each request's stages go, when set.
     var stageLog: StageTraceLog?
 
-    /// Loads keys and trust roots and opens the store.
+    /// Loads keys and trust roots and opens the store. `keys`: the ones `serve` settled with the
+    /// store (``GatewayKeys``); without them, from files as before (tests, `check-config`).
     init(
         configuration: GatewayConfiguration,
         clock: @escaping @Sendable () -> Date = { Date() },
-        store: (any TransactionStore)? = nil
+        store: (any TransactionStore)? = nil,
+        keys: GatewayKeys? = nil
     ) throws {
         self.configuration = configuration
         self.clock = clock
@@ -86,7 +88,9 @@ struct GatewayDependencies: Sendable {
             }
         }
         if configuration.mode == .sandbox {
-            let issuer = try Self.sandboxIssuer(directory: configuration.sandboxAuthorityDirectory)
+            let issuer =
+                try keys?.sandboxAuthority.map { SandboxTokenIssuer(authority: $0, directory: configuration.sandboxAuthorityDirectory) }
+                ?? Self.sandboxIssuer(directory: configuration.sandboxAuthorityDirectory)
             roots = roots.adding([issuer.authority.root])
             sandboxIssuer = issuer
         }
@@ -97,7 +101,9 @@ struct GatewayDependencies: Sendable {
             clock: clock
         )
         // A store handed in (tests, `check-config`, `mint-token`) writes no key file.
-        let fingerprinter = RequestFingerprinter(key: try Self.requestFingerprintKey(configuration, createFile: store == nil))
+        let fingerprinter = RequestFingerprinter(
+            key: try keys?.requestFingerprint ?? Self.requestFingerprintKey(configuration, createFile: store == nil)
+        )
         self.fingerprinter = fingerprinter
         stageLog = try configuration.stageTracePath.map(StageTraceLog.init(path:))
         if let store {
@@ -117,8 +123,9 @@ struct GatewayDependencies: Sendable {
             outbox = opened.store as? any NotificationOutbox
             storeServices = opened.services
         }
-        var sessionKey = configuration.sessions.encryptionKey
-        if sessionKey == nil, configuration.mode == .sandbox {
+        var sessionKey = keys.map(\.sessionSealing) ?? configuration.sessions.encryptionKey
+        // `check-config` and `mint-token` (no store) leave no key file a later `serve` would adopt.
+        if keys == nil, sessionKey == nil, configuration.mode == .sandbox, !(store is NoStore) {
             sessionKey = try SessionKeyFile.loadOrCreate(
                 at: SessionKeyFile.location(besideAuthority: configuration.sandboxAuthorityDirectory)
             )
@@ -132,23 +139,16 @@ struct GatewayDependencies: Sendable {
     /// Without `createFile`, an unconfigured key that would be generated is a random one for
     /// this process, and the production requirement is still checked.
     private static func requestFingerprintKey(_ configuration: GatewayConfiguration, createFile: Bool) throws -> [UInt8] {
-        let name = "request-fingerprint.key"
-        let key = "store.requestFingerprintKey"
+        let key = GatewayKeys.Name.requestFingerprint
         if let configured = configuration.requestFingerprintKey { return configured }
         let location = try configuration.storeLocation
         if !createFile, !(configuration.mode == .production && location.isPostgres) {
             var generator = SystemRandomNumberGenerator()
             return (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         }
-        switch location {
-        case .sqlite(let path):
-            let file = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(name)
+        if let file = try GatewayKeys.requestFingerprintKeyFile(configuration) {
             return try SessionKeyFile.loadOrCreate(at: file, configurationKey: key)
-        case .postgres where configuration.mode == .sandbox:
-            let file = SessionKeyFile.location(besideAuthority: configuration.sandboxAuthorityDirectory)
-                .deletingLastPathComponent().appendingPathComponent(name)
-            return try SessionKeyFile.loadOrCreate(at: file, configurationKey: key)
-        case .postgres:
+        } else {
             throw ConfigurationError(
                 key: key,
                 problem:

@@ -42,7 +42,7 @@ public enum GatewayService {
         try StartupClaims.probeListenAddress(host: configuration.host, port: configuration.port)
         if case .sqlite(let path) = try configuration.storeLocation { try StartupClaims.lockSQLiteFile(path) }
         let logger = makeLogger(configuration)
-        let services = try GatewayDependencies(configuration: configuration)
+        let services = try GatewayDependencies(configuration: configuration, keys: try await GatewayKeys.agreed(configuration))
         var tls = try TLSListeners(configuration)
         tls.localCA = localCA
         if let port = configuration.certificateAuthenticationPort {
