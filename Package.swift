@@ -338,6 +338,12 @@ let package = Package(
             name: "CSpawn",
             path: "Tests/CSpawn"
         ),
+        // For tests: a SQLite VFS that fails writes and syncs on demand and can cut the power.
+        .target(
+            name: "CSQLiteFaultVFS",
+            dependencies: ["CSQLite"],
+            path: "Tests/CSQLiteFaultVFS"
+        ),
         // Random edits of example texts, for tests comparing two implementations of a check.
         .target(
             name: "TextEdits",
@@ -349,6 +355,7 @@ let package = Package(
             name: "GatewayStoresTests",
             dependencies: [
                 "BlockingWork",
+                "CSQLiteFaultVFS",
                 "CSQLiteWALBuffer",
                 "GatewayCore",
                 "GatewayStores",

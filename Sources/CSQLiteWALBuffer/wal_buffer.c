@@ -11,6 +11,7 @@
 #include "wal_buffer.h"
 
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,9 +34,13 @@ typedef struct buffered_file {
     struct buffered_file *database;
 } buffered_file;
 
-static sqlite3_vfs *underlying;
-static sqlite3_vfs buffered_vfs;
-static sqlite3_io_methods buffered_methods;
+// A buffering VFS and the one under it (SQLite's default, or for tests one that injects faults).
+typedef struct buffered_vfs {
+    sqlite3_vfs base;
+    sqlite3_vfs *underlying;
+} buffered_vfs;
+
+static buffered_vfs default_vfs;
 // Per thread, so that a test counts its own connection's writes, whatever else runs beside it.
 static _Thread_local int64_t writes_asked;
 static _Thread_local int64_t writes_made;
@@ -175,9 +180,16 @@ static int buffered_shm_lock(sqlite3_file *base, int offset, int count, int flag
 
 static void buffered_shm_barrier(sqlite3_file *base) {
     buffered_file *file = (buffered_file *)base;
-    // Nothing is left to write here in practice (a commit's last page writes its frames out);
-    // whatever is, goes before the commit is published.
-    (void)flush_wal_of(file);
+    // SQLite calls this just before it publishes a commit, and can hear no error from it. The
+    // buffer is empty by then: a commit's last page writes the commit's frames out and fails the
+    // commit if that fails (buffered_write), and SQLite writes nothing to the log between that
+    // and publishing. Were anything left and its write to fail, SQLite would publish, and answer
+    // for, a commit whose frames are not in the file: the process stops instead, and the crash
+    // loses only what nobody was told was committed.
+    if (flush_wal_of(file) != SQLITE_OK) {
+        fputs("gateway-wal-buffer: a write-ahead log write failed at a commit's publication; stopping\n", stderr);
+        abort();
+    }
     file->real->pMethods->xShmBarrier(file->real);
 }
 
@@ -204,8 +216,30 @@ static int buffered_unfetch(sqlite3_file *base, sqlite3_int64 offset, void *poin
     return file->real->pMethods->xUnfetch(file->real, offset, pointer);
 }
 
+static const sqlite3_io_methods buffered_methods = {
+    .iVersion = 3,
+    .xClose = buffered_close,
+    .xRead = buffered_read,
+    .xWrite = buffered_write,
+    .xTruncate = buffered_truncate,
+    .xSync = buffered_sync,
+    .xFileSize = buffered_file_size,
+    .xLock = buffered_lock,
+    .xUnlock = buffered_unlock,
+    .xCheckReservedLock = buffered_check_reserved_lock,
+    .xFileControl = buffered_file_control,
+    .xSectorSize = buffered_sector_size,
+    .xDeviceCharacteristics = buffered_device_characteristics,
+    .xShmMap = buffered_shm_map,
+    .xShmLock = buffered_shm_lock,
+    .xShmBarrier = buffered_shm_barrier,
+    .xShmUnmap = buffered_shm_unmap,
+    .xFetch = buffered_fetch,
+    .xUnfetch = buffered_unfetch,
+};
+
 static int buffered_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *base, int flags, int *out_flags) {
-    (void)vfs;
+    sqlite3_vfs *underlying = ((buffered_vfs *)vfs)->underlying;
     buffered_file *file = (buffered_file *)base;
     memset(file, 0, sizeof(*file));
     file->real = (sqlite3_file *)(file + 1);
@@ -223,41 +257,38 @@ static int buffered_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *
     return SQLITE_OK;
 }
 
+// The underlying VFS with a bigger file and this open: its other methods (names, access,
+// randomness, time) take the VFS they are called on only to read its own settings, which the
+// copy keeps.
+static void make(buffered_vfs *vfs, sqlite3_vfs *underlying, const char *name) {
+    vfs->base = *underlying;
+    vfs->base.pNext = NULL;
+    vfs->base.szOsFile = (int)sizeof(buffered_file) + underlying->szOsFile;
+    vfs->base.zName = name;
+    vfs->base.xOpen = buffered_open;
+    vfs->underlying = underlying;
+}
+
 int gateway_wal_buffer_register(void) {
-    if (underlying) return SQLITE_OK;
+    if (default_vfs.underlying) return SQLITE_OK;
     sqlite3_vfs *found = sqlite3_vfs_find(NULL);
     if (!found) return SQLITE_ERROR;
-    underlying = found;
-    buffered_methods = (sqlite3_io_methods){
-        .iVersion = 3,
-        .xClose = buffered_close,
-        .xRead = buffered_read,
-        .xWrite = buffered_write,
-        .xTruncate = buffered_truncate,
-        .xSync = buffered_sync,
-        .xFileSize = buffered_file_size,
-        .xLock = buffered_lock,
-        .xUnlock = buffered_unlock,
-        .xCheckReservedLock = buffered_check_reserved_lock,
-        .xFileControl = buffered_file_control,
-        .xSectorSize = buffered_sector_size,
-        .xDeviceCharacteristics = buffered_device_characteristics,
-        .xShmMap = buffered_shm_map,
-        .xShmLock = buffered_shm_lock,
-        .xShmBarrier = buffered_shm_barrier,
-        .xShmUnmap = buffered_shm_unmap,
-        .xFetch = buffered_fetch,
-        .xUnfetch = buffered_unfetch,
-    };
-    // The underlying VFS with a bigger file and this open: its other methods (names, access,
-    // randomness, time) take the VFS they are called on only to read its own settings, which the
-    // copy keeps.
-    buffered_vfs = *found;
-    buffered_vfs.pNext = NULL;
-    buffered_vfs.szOsFile = (int)sizeof(buffered_file) + found->szOsFile;
-    buffered_vfs.zName = "gateway-wal-buffer";
-    buffered_vfs.xOpen = buffered_open;
-    return sqlite3_vfs_register(&buffered_vfs, 1);
+    make(&default_vfs, found, "gateway-wal-buffer");
+    return sqlite3_vfs_register(&default_vfs.base, 1);
+}
+
+int gateway_wal_buffer_register_over(const char *name, const char *underlying_name) {
+    sqlite3_vfs *underlying = sqlite3_vfs_find(underlying_name);
+    if (!underlying || !name) return SQLITE_ERROR;
+    buffered_vfs *vfs = calloc(1, sizeof(buffered_vfs));
+    char *copied = strdup(name);
+    if (!vfs || !copied) {
+        free(vfs);
+        free(copied);
+        return SQLITE_NOMEM;
+    }
+    make(vfs, underlying, copied);
+    return sqlite3_vfs_register(&vfs->base, 0);
 }
 
 int64_t gateway_wal_buffer_writes_asked(void) {

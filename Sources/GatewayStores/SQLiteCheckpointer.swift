@@ -37,8 +37,8 @@ final class SQLiteCheckpointer: Sendable {
     private let queue = DispatchQueue(label: "gateway.sqlite.checkpoint")
     private let state = Mutex(State())
 
-    init(path: String) throws {
-        connection = try SQLiteConnection(path: path)
+    init(path: String, vfs: String? = nil) throws {
+        connection = try SQLiteConnection(path: path, vfs: vfs)
     }
 
     /// The writer's commit hook: starts a checkpoint here when the log has grown enough; true

@@ -45,11 +45,13 @@ final class SQLiteConnection {
     /// into an allocation of its own: a malloc and a free per value, about 40 per record.
     private var bindingBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
 
-    init(path: String) throws {
+    /// - Parameter vfs: the name of the SQLite VFS to open the file with; nil for the default
+    ///   (the write-ahead-log buffer over the system's). Tests name one that injects faults.
+    init(path: String, vfs: String? = nil) throws {
         Self.configureSQLite
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        let status = sqlite3_open_v2(path, &handle, flags, vfs)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(handle)

@@ -16,6 +16,12 @@ import Synchronization
 /// with one core, the writer thread took the core from the loop after each fsync and committed
 /// the one or two requests decided meanwhile: 1.6 token AUTHORIZEs per fdatasync, 14.6 page
 /// writes and 4 context switches per request (perf stat).
+///
+/// The writer connection commits with `synchronous = FULL` from its opening to its close: nothing
+/// ever sets it otherwise. The writes that need no fsync of their own go through a second
+/// connection opened with `synchronous = NORMAL`, on the same queue (SQLite still sees one writer
+/// at a time). Switching one connection back and forth left it committing records unsynced
+/// whenever the switch back failed.
 final class SQLiteGroupCommit: Sendable {
     /// A record waiting for its commit. A class, so the batch's loops pass a reference around
     /// rather than copy the whole record (about a hundred retains a copy) at every step.
@@ -43,6 +49,7 @@ final class SQLiteGroupCommit: Sendable {
 
     // Used only on `queue`, never concurrently.
     nonisolated(unsafe) private let connection: SQLiteConnection
+    nonisolated(unsafe) private let unsyncedConnection: SQLiteConnection
     private let queue = DispatchQueue(label: "gateway.sqlite.write")
     private let state = Mutex(State())
     /// Bounds a batch, so one commit never holds the write lock for long.
@@ -54,9 +61,19 @@ final class SQLiteGroupCommit: Sendable {
 
     /// The replay check, which this writer alone claims in and settles.
     let ledger: SQLiteReplayLedger
+    /// Whether the last write reached the disk; readiness reads it.
+    let health = SQLiteWriteHealth()
 
-    init(connection: SQLiteConnection, ledger: SQLiteReplayLedger, replayRetention: TimeInterval) {
+    /// - Parameter connection: commits with `synchronous = FULL`, for the transaction records.
+    /// - Parameter unsyncedConnection: commits with `synchronous = NORMAL`, for ``performUnsynced(_:)``.
+    init(
+        connection: SQLiteConnection,
+        unsyncedConnection: SQLiteConnection,
+        ledger: SQLiteReplayLedger,
+        replayRetention: TimeInterval
+    ) {
         self.connection = connection
+        self.unsyncedConnection = unsyncedConnection
         self.ledger = ledger
         self.replayRetentionMilliseconds = Int64(replayRetention * 1000)
     }
@@ -90,12 +107,47 @@ final class SQLiteGroupCommit: Sendable {
     /// Runs a write that is not a transaction record (a session's) on the writer's queue, between
     /// group commits: one writer connection, so SQLite never sees two writers.
     func perform<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+        try await perform(unsynced: false, work)
+    }
+
+    /// Like ``perform(_:)``, on the connection whose commits wait for no fsync: for leases and
+    /// delivery marks only. The log is written in order, so the next transaction record's fsync
+    /// makes them durable too; one lost in a crash before it costs a repeat (same id) or a lease
+    /// that was never taken. Their fsyncs competed with the group commits.
+    func performUnsynced<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+        try await perform(unsynced: true, work)
+    }
+
+    private func perform<Value: Sendable>(
+        unsynced: Bool,
+        _ work: @escaping @Sendable (SQLiteConnection) throws -> Value
+    ) async throws -> Value {
         guard !state.withLock({ $0.closed }) else {
             throw SQLiteConnection.Failure(code: SQLITE_MISUSE, message: "the store is closed")
         }
         return try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try work(self.connection) }) }
+            queue.async {
+                let connection = unsynced ? self.unsyncedConnection : self.connection
+                continuation.resume(with: Result { try work(connection) }.mapError { self.health.failed($0) })
+            }
         }
+    }
+
+    /// One small write (the database header's user version, rewritten as it is) and its fsync,
+    /// when writes are failing and none was tried in the last second: a success makes the
+    /// store writable again, which the next readiness check reports; a failure is thrown.
+    func probeWriteIfFailing() async throws {
+        guard health.shouldProbe() else {
+            if let failing = health.failing { throw failing }
+            return
+        }
+        try await perform { connection in
+            try connection.transaction {
+                let version = try connection.query("PRAGMA user_version").first?.first?.integer ?? 0
+                try connection.execute("PRAGMA user_version = \(version)")
+            }
+        }
+        health.succeeded()
     }
 
     /// Refuses new records, lets the commits already queued finish, folds the write-ahead log
@@ -115,6 +167,7 @@ final class SQLiteGroupCommit: Sendable {
     }
 
     private func closeConnection(_ continuation: CheckedContinuation<Void, Never>) {
+        unsyncedConnection.close()
         try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         connection.close()
         continuation.resume()
@@ -149,7 +202,7 @@ final class SQLiteGroupCommit: Sendable {
             state.lastPrune = newest
             return true
         }
-        let outcomes: [Result<RecordOutcome, any Error>]
+        var outcomes: [Result<RecordOutcome, any Error>]
         do {
             let pruneBefore = prune ? newest - replayRetentionMilliseconds : nil
             do {
@@ -157,7 +210,12 @@ final class SQLiteGroupCommit: Sendable {
             } catch is RecordNeedsUndoing {
                 outcomes = try write(batch, pruneBefore) { self.writeInSavepoint($0) }
             }
+            // The batch committed, so the disk takes writes; a record undone alone for a disk
+            // error is still answered as the store being unavailable.
+            health.succeeded()
+            outcomes = outcomes.map { $0.mapError { SQLiteWriteHealth.classify($0) ?? $0 } }
         } catch {
+            let error = health.failed(error)
             outcomes = batch.map { _ in .failure(error) }
         }
         for (waiter, outcome) in zip(batch, outcomes) {

@@ -15,8 +15,8 @@ final class SQLiteReader: Sendable {
     nonisolated(unsafe) private var closed = false
     private let queue = DispatchQueue(label: "gateway.sqlite.read")
 
-    init(path: String) throws {
-        connection = try SQLiteConnection(path: path)
+    init(path: String, vfs: String? = nil) throws {
+        connection = try SQLiteConnection(path: path, vfs: vfs)
         try connection.execute("PRAGMA busy_timeout = 5000")
     }
 

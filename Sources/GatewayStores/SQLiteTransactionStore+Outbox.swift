@@ -27,8 +27,8 @@ extension SQLiteTransactionStore: NotificationOutbox {
         let now = now.milliseconds
         let skipped = skippingMerchants.sorted()
         let skipping = skipped.isEmpty ? nil : "o.merchant_id NOT IN (\((3..<3 + skipped.count).map { "?\($0)" }.joined(separator: ", ")))"
-        return try await writer.perform { connection in
-            try Self.unsynced(connection) {
+        return try await writer.performUnsynced { connection in
+            try connection.transaction {
                 let ids = try connection.rows(
                     // By the pending index, in id order, stopping at the limit: SQLite's planner,
                     // without statistics, would read every due row through the due index and sort.
@@ -51,8 +51,8 @@ extension SQLiteTransactionStore: NotificationOutbox {
 
     package func notificationsDelivered(ids: [Int64], owner: String, at time: Date) async throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }
-        return try await writer.perform { connection in
-            try Self.unsynced(connection) {
+        return try await writer.performUnsynced { connection in
+            try connection.transaction {
                 var marked: Set<Int64> = []
                 for id in ids {
                     try connection.query(
@@ -127,18 +127,6 @@ extension SQLiteTransactionStore: NotificationOutbox {
                 oldestPendingCreatedAt: try row?.optionalInteger("oldest").map { Date(milliseconds: $0) }
             )
         }
-    }
-
-    /// A transaction committed without its own fsync (`synchronous = NORMAL` for it alone). For
-    /// leases and delivery marks only: the write-ahead log is sequential, so the next transaction
-    /// record's fsync makes these durable too, and one lost in a crash before it costs a repeat
-    /// (same id) or a lease that was never taken. Their fsyncs competed with the group commits.
-    private static func unsynced<Value>(_ connection: SQLiteConnection, _ body: () throws -> Value) throws -> Value {
-        try connection.execute("PRAGMA synchronous = NORMAL")
-        let result = Result { try connection.transaction(body) }
-        // Back to FULL before anything else runs on the writer: every transaction record waits for its fsync.
-        try connection.execute("PRAGMA synchronous = FULL")
-        return try result.get()
     }
 
     private static func notification(_ connection: SQLiteConnection, _ id: Int64) throws -> OutboxNotification? {

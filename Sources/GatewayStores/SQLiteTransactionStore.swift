@@ -25,15 +25,18 @@ package final class SQLiteTransactionStore: TransactionStore {
     /// - Parameter replayRetention: how long used Apple Pay transaction ids are kept (at least the
     ///   signing-time window; the gateway adds an hour for clock trouble).
     /// - Parameter seal: makes an earlier release's unkeyed request hash keyed; applied once, here.
+    /// - Parameter vfs: the SQLite VFS every connection opens the file with (nil: the default);
+    ///   tests name one that injects faults.
     package init(
         path: String,
         replayRetention: TimeInterval = 3900,
-        sealingLegacyFingerprints seal: (@Sendable ([UInt8]) -> [UInt8])? = nil
+        sealingLegacyFingerprints seal: (@Sendable ([UInt8]) -> [UInt8])? = nil,
+        vfs: String? = nil
     ) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Self.makeOwnerOnly(path)
-        let writeConnection = try SQLiteConnection(path: path)
+        let writeConnection = try SQLiteConnection(path: path, vfs: vfs)
         try writeConnection.execute("PRAGMA journal_mode = WAL")
         try writeConnection.execute("PRAGMA synchronous = FULL")
         try writeConnection.execute("PRAGMA busy_timeout = 5000")
@@ -45,11 +48,17 @@ package final class SQLiteTransactionStore: TransactionStore {
         try SQLiteMigrations.migrate(writeConnection)
         if let seal { try Self.sealLegacyFingerprints(writeConnection, seal) }
         try Self.hashLegacySessionIds(writeConnection)
-        checkpointer = try SQLiteCheckpointer(path: path)
+        checkpointer = try SQLiteCheckpointer(path: path, vfs: vfs)
         writeConnection.onCommit(walFrames: checkpointer.logHolds)
-        reader = try SQLiteReader(path: path)
+        // Set once, never switched: see SQLiteGroupCommit.
+        let unsyncedConnection = try SQLiteConnection(path: path, vfs: vfs)
+        try unsyncedConnection.execute("PRAGMA synchronous = NORMAL")
+        try unsyncedConnection.execute("PRAGMA busy_timeout = 5000")
+        unsyncedConnection.onCommit(walFrames: checkpointer.logHolds)
+        reader = try SQLiteReader(path: path, vfs: vfs)
         writer = SQLiteGroupCommit(
             connection: writeConnection,
+            unsyncedConnection: unsyncedConnection,
             ledger: try SQLiteReplayLedger(reading: writeConnection),
             replayRetention: replayRetention
         )
@@ -107,8 +116,11 @@ package final class SQLiteTransactionStore: TransactionStore {
         try await writer.submit(record)
     }
 
+    /// The file answers a read, and takes a write: while writes fail (a full or failing disk),
+    /// a small write is tried at most once a second, and the failure is thrown until one succeeds.
     package func checkReachable() async throws {
         try await run { connection in _ = try connection.query("SELECT 1 FROM orders LIMIT 1") }
+        try await writer.probeWriteIfFailing()
     }
 
     /// Nothing left to do: the schema was brought up to date when the file was opened.

@@ -69,7 +69,7 @@ package struct RadialRoutes: Sendable {
         } catch let error as RadialFault {
             fault = error
         } catch let error as StoreUnavailable {
-            context.logger.warning("store unavailable", metadata: ["error": "\(error.reason)"])
+            error.log(to: context.logger)
             fault = RadialFault(.serviceUnavailable, "the gateway is busy; retry the request")
         } catch RequestBodyFailure.tooLarge {
             fault = RadialFault(.requestTooLarge, "the request body is larger than \(maxBodyBytes) bytes")

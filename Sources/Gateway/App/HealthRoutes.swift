@@ -2,6 +2,7 @@ import ApplePayToken
 import GatewayHTTP
 import Hummingbird
 import MPGSAPI
+import WireJSON
 
 /// Operations endpoints, outside `/api/rest` and without merchant authentication: liveness,
 /// readiness and the Prometheus scrape.
@@ -17,25 +18,29 @@ struct HealthRoutes: Sendable {
         router.get("/healthz") { _, _ in
             GatewayRoutes.json(.ok, .object(["status": .string("UP")]))
         }
-        // Worth sending traffic to: the store answers a read and every configured key is loaded.
+        // Worth sending traffic to: the store answers a read and takes a write (a store whose
+        // disk is full or failing is down until a write succeeds again), and every configured
+        // key is loaded. A store that is down says why in `causes.store`.
         router.get("/readyz") { _, context in
-            var storeUp = true
+            var storeDown: StoreUnavailable.Cause?
             do {
                 try await store.checkReachable()
+            } catch let error as StoreUnavailable {
+                storeDown = error.cause
+                error.log(to: context.logger)
             } catch {
-                storeUp = false
+                storeDown = .unreachable
                 context.logger.warning("readiness: the store is not reachable", metadata: ["error": "\(error)"])
             }
             let loaded = merchants.values.map { $0.keyRing.identities.count }.reduce(0, +)
             let keysUp = !merchants.isEmpty && loaded == configuredIdentities
-            let ready = storeUp && keysUp
-            return GatewayRoutes.json(
-                ready ? .ok : .serviceUnavailable,
-                .object([
-                    "status": .string(ready ? "READY" : "NOT_READY"),
-                    "checks": .object(["store": .string(storeUp ? "UP" : "DOWN"), "keys": .string(keysUp ? "UP" : "DOWN")]),
-                ])
-            )
+            let ready = storeDown == nil && keysUp
+            var body: [String: JSONValue] = [
+                "status": .string(ready ? "READY" : "NOT_READY"),
+                "checks": .object(["store": .string(storeDown == nil ? "UP" : "DOWN"), "keys": .string(keysUp ? "UP" : "DOWN")]),
+            ]
+            if let storeDown { body["causes"] = .object(["store": .string(storeDown.rawValue)]) }
+            return GatewayRoutes.json(ready ? .ok : .serviceUnavailable, .object(body))
         }
         router.get("/metrics") { _, _ in
             Response(

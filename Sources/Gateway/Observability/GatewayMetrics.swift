@@ -70,6 +70,7 @@ final class GatewayMetrics: PaymentObserver, RadialObserver {
         static let storeDuration = "gateway_store_operation_duration_seconds"
         static let radialDecrypts = "gateway_radial_decrypt_total"
         static let http2HeldBytes = "gateway_http2_held_response_bytes"
+        static let storeUnavailable = "gateway_store_unavailable_total"
     }
 
     func request(method: String, route: String, status: Int, nanoseconds: UInt64) {
@@ -123,6 +124,13 @@ final class GatewayMetrics: PaymentObserver, RadialObserver {
         storeTimers.handle(for: operation) {
             Timer(label: Names.storeDuration, dimensions: [("operation", operation)], factory: factory)
         }.recordNanoseconds(nanoseconds)
+    }
+
+    /// A store call refused because the store could not serve it, by operation and cause
+    /// (`unreachable`, or `disk_full`, `io_error`, `read_only` for a store that cannot write).
+    func storeUnavailable(operation: String, cause: StoreUnavailable.Cause) {
+        Counter(label: Names.storeUnavailable, dimensions: [("operation", operation), ("cause", cause.rawValue)], factory: factory)
+            .increment()
     }
 
     /// The Prometheus text exposition, with the chain cache's counts brought up to date first

@@ -42,6 +42,11 @@ struct TimedTransactionStore: TransactionStore {
     private func timed<Value>(_ operation: String, _ body: () async throws -> Value) async throws -> Value {
         let start = DispatchTime.now().uptimeNanoseconds
         defer { metrics.store(operation: operation, nanoseconds: elapsedNanoseconds(since: start)) }
-        return try await body()
+        do {
+            return try await body()
+        } catch let error as StoreUnavailable {
+            metrics.storeUnavailable(operation: operation, cause: error.cause)
+            throw error
+        }
     }
 }

@@ -37,8 +37,9 @@ package struct MPGSErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError {
             return try Self.gatewayError(for: error.status).response(from: request, context: context)
         } catch let error as StoreUnavailable {
-            // The database is down or overloaded: a retry later will do (retries are idempotent).
-            context.logger.warning("store unavailable", metadata: ["error": "\(error.reason)"])
+            // The database is down, overloaded or cannot write: a retry later will do (retries are
+            // idempotent). Logged at most once per cause every ten seconds.
+            error.log(to: context.logger)
             return try GatewayError.serverBusy.response(from: request, context: context)
         } catch {
             let supportCode = String(UInt64.random(in: 0..<UInt64.max), radix: 36).uppercased()
