@@ -189,6 +189,11 @@ extension GatewayKeys {
                 + "\(ours.checkValueText)); every replica sharing the store must use the same"
             if let source, kept.secret != nil {
                 problem += ": this replica's was read from \(source.path); remove it to adopt the store's"
+            } else if kept.secret == nil {
+                // A lost key cannot be recovered; starting afresh is the operator's decision.
+                problem +=
+                    " (if the first is lost for good, delete its row from the store's shared_keys table: "
+                    + "identical retries of earlier requests will then be refused as different)"
             }
             return problem
         case .notAdoptable(let kept):

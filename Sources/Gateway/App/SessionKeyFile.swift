@@ -10,9 +10,10 @@ import Darwin
 #endif
 
 /// A 256-bit key kept in a file when none is configured: generated once and kept, so what it
-/// protects survives a restart. Sandbox mode's session key lives in the data directory (beside
-/// the sandbox authority, so replicas sharing that directory share the key); the request
-/// fingerprint key beside the store or in the data directory.
+/// protects survives a restart. Production's request fingerprint key for a SQLite store lives
+/// beside the database. `serve` in sandbox mode keeps the keys it generates in the store
+/// (``GatewayKeys``) and only reads the files an earlier release left in the data directory
+/// (the session key beside the sandbox authority, the fingerprint key beside the store or there).
 enum SessionKeyFile {
     static func location(besideAuthority authorityDirectory: String) -> URL {
         URL(fileURLWithPath: authorityDirectory).deletingLastPathComponent().appendingPathComponent("session-encryption.key")
