@@ -119,6 +119,30 @@ struct SharedKeyReplicaTests {
         #expect(checks.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "production wrote a key into the store")
     }
 
+    @Test("a sandbox replica whose directory holds another authority refuses to start, naming the directory")
+    func sandboxReplicaWithAnotherAuthority() async throws {
+        let server = try await PostgresTestServer.shared()
+        let database = try await server.createNamedDatabase()
+        let first = try await RunningGateway(
+            storeURL: server.url(database: database),
+            sandboxAuthority: Self.ownDataDirectory(),
+            environment: Self.quiet
+        )
+        defer { first.process.terminate() }
+        let other = Self.ownDataDirectory()
+        try ReplicaCluster.authority.write(to: other)
+        var settings = Self.quiet
+        settings["GATEWAY_STORE_URL"] = server.url(database: database)
+        settings["GATEWAY_SANDBOX_AUTHORITY_DIRECTORY"] = other.path
+        let refused = try await Self.serve(settings: settings)
+        #expect(refused.status == 78, "\(refused.output)")
+        #expect(
+            refused.output.contains("configuration key 'sandbox.authorityDirectory' differs from the one the store was first used with"),
+            "\(refused.output)"
+        )
+        #expect(refused.output.contains("was read from \(other.path); remove it to adopt the store's"), "\(refused.output)")
+    }
+
     @Test("a SQLite store started with another request fingerprint key refuses to start, naming it")
     func sqliteStoreWithAnotherKey() async throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "shared-keys-\(UUID().uuidString)")
