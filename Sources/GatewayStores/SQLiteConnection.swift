@@ -122,6 +122,9 @@ final class SQLiteConnection {
         init(_ body: @escaping (Int) -> Bool) { self.body = body }
     }
 
+    /// The database file's full path.
+    var path: String { String(cString: sqlite3_db_filename(handle, "main")) }
+
     /// Rows the last INSERT, UPDATE or DELETE changed: 0 when its conflict clause did nothing.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -142,6 +142,7 @@ final class SQLiteGroupCommit: Sendable {
             return
         }
         try await perform { connection in
+            try self.health.checkRoom(beside: connection.path)
             try connection.transaction {
                 let version = try connection.query("PRAGMA user_version").first?.first?.integer ?? 0
                 try connection.execute("PRAGMA user_version = \(version)")

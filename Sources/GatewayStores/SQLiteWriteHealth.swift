@@ -2,6 +2,12 @@ import CSQLite
 import GatewayCore
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Whether the SQLite writer can write: the disk under it may be full, failing or read-only while
 /// the file still answers reads. A write that fails so makes it unable until one succeeds again;
 /// the error becomes ``StoreUnavailable`` with its cause, so the client gets SERVER_BUSY with
@@ -40,6 +46,20 @@ final class SQLiteWriteHealth: Sendable {
             state.lastProbe = now
             return true
         }
+    }
+
+    /// After a full disk, room for a few group commits (a payment writes about ten pages of log):
+    /// the probe's one page fitted in the last free bytes while every payment still failed, and
+    /// readiness went READY and NOT_READY in turn.
+    static let roomAfterFullDisk: UInt64 = 1 << 20
+
+    /// Throws the failure while the disk was full and the file system holding `path` still has
+    /// less than ``roomAfterFullDisk`` free.
+    func checkRoom(beside path: String) throws {
+        guard let failing, failing.cause == .diskFull else { return }
+        var status = statvfs()
+        guard statvfs(path, &status) == 0 else { return }
+        if UInt64(status.f_bavail) * UInt64(status.f_frsize) < Self.roomAfterFullDisk { throw failing }
     }
 
     /// SQLite's answer for a disk that cannot take a write, or a lock held elsewhere too long, as

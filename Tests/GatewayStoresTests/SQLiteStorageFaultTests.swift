@@ -33,6 +33,8 @@ struct SQLiteStorageFaultTests {
                 Issue.record("\(fault): recorded on a failing disk: \(outcome)")
             } catch let error as StoreUnavailable {
                 #expect(error.cause == expected, "\(error)")
+                // Failed before it was published: no other connection sees it.
+                #expect(try await store.transaction(merchantId: "M", orderId: "during-\(index)", transactionId: "1") == nil)
             } catch {
                 Issue.record("\(fault): the caller got \(error), which a client sees as SERVER_FAILED")
             }

@@ -129,7 +129,7 @@ package enum ErrorCatalogue {
                 name: "Server busy",
                 error: .serverBusy,
                 when:
-                    "The store (PostgreSQL) did not answer within `store.timeoutSeconds`, is unreachable, or refused the write (a demoted primary). The request may or may not have been recorded.",
+                    "The store (PostgreSQL) did not answer within `store.timeoutSeconds`, is unreachable, or refused the write (a demoted primary); or the SQLite store's disk is full or failing (`/readyz` is NOT_READY until a write succeeds again). The request may or may not have been recorded.",
                 whatToDo:
                     "Retry the same request, with the same order and transaction id, after `Retry-After` seconds: it is answered once, with the stored response if the first attempt committed."
             ),
