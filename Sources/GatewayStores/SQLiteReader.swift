@@ -28,7 +28,8 @@ final class SQLiteReader: Sendable {
                 guard !self.closed else {
                     return continuation.resume(throwing: SQLiteConnection.Failure(code: SQLITE_MISUSE, message: "the store is closed"))
                 }
-                continuation.resume(with: Result { try work(self.connection) })
+                // A disk that fails a read is the store being unavailable, as for a write.
+                continuation.resume(with: Result { try work(self.connection) }.mapError { SQLiteWriteHealth.classify($0) ?? $0 })
             }
         }
     }
