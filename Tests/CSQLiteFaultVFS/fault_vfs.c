@@ -20,6 +20,9 @@ typedef struct fault {
 
 typedef struct fault_state {
     pthread_mutex_t lock;
+    // Held across each write, truncate, and sync with its copy, by every connection: a copy is
+    // the file exactly as the sync left it, and two connections never copy one file at once.
+    pthread_mutex_t io;
     fault write;
     fault sync;
     int power_cut;
@@ -119,23 +122,31 @@ static int fault_write(sqlite3_file *base, const void *data, int amount, sqlite3
     fault_file *file = (fault_file *)base;
     int code = failing(file, &file->vfs->state.write, SQLITE_IOERR_WRITE);
     if (code != 0) return code;
-    return file->real->pMethods->xWrite(file->real, data, amount, offset);
+    pthread_mutex_lock(&file->vfs->state.io);
+    int status = file->real->pMethods->xWrite(file->real, data, amount, offset);
+    pthread_mutex_unlock(&file->vfs->state.io);
+    return status;
 }
 
 static int fault_truncate(sqlite3_file *base, sqlite3_int64 size) {
     fault_file *file = (fault_file *)base;
     fault none = {0, 0, 0};
     if (failing(file, &none, SQLITE_IOERR_TRUNCATE) != 0) return SQLITE_IOERR_TRUNCATE;
-    return file->real->pMethods->xTruncate(file->real, size);
+    pthread_mutex_lock(&file->vfs->state.io);
+    int status = file->real->pMethods->xTruncate(file->real, size);
+    pthread_mutex_unlock(&file->vfs->state.io);
+    return status;
 }
 
 static int fault_sync(sqlite3_file *base, int flags) {
     fault_file *file = (fault_file *)base;
     int code = failing(file, &file->vfs->state.sync, SQLITE_IOERR_FSYNC);
     if (code != 0) return code;
+    pthread_mutex_lock(&file->vfs->state.io);
     int status = file->real->pMethods->xSync(file->real, flags);
-    if (status != SQLITE_OK) return status;
-    return keep_synced_copy(file);
+    if (status == SQLITE_OK) status = keep_synced_copy(file);
+    pthread_mutex_unlock(&file->vfs->state.io);
+    return status;
 }
 
 static int fault_file_size(sqlite3_file *base, sqlite3_int64 *size) {
@@ -301,6 +312,7 @@ int gateway_fault_vfs_register(const char *name) {
         return SQLITE_NOMEM;
     }
     pthread_mutex_init(&vfs->state.lock, NULL);
+    pthread_mutex_init(&vfs->state.io, NULL);
     vfs->unix_vfs = unix_vfs;
     vfs->base = (sqlite3_vfs){
         .iVersion = 2,

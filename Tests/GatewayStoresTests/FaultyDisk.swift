@@ -42,12 +42,14 @@ struct FaultyDisk {
         precondition(gateway_wal_buffer_register_over(vfs, faults) == SQLITE_OK)
     }
 
-    /// From the next write or sync of the write-ahead log on, `fault` until ``heal()``.
-    func inject(_ fault: Fault, after: Int32 = 0) {
+    /// From the next write or sync of the write-ahead log (or of the database file, which only
+    /// checkpoints write) on, `fault` until ``heal()``.
+    func inject(_ fault: Fault, after: Int32 = 0, onDatabaseFile: Bool = false) {
+        let kinds = Int32(onDatabaseFile ? gateway_fault_database : gateway_fault_wal)
         if fault.onSync {
-            _ = gateway_fault_vfs_fail_syncs(faults, Int32(gateway_fault_wal), after, fault.code)
+            _ = gateway_fault_vfs_fail_syncs(faults, kinds, after, fault.code)
         } else {
-            _ = gateway_fault_vfs_fail_writes(faults, Int32(gateway_fault_wal), after, fault.code)
+            _ = gateway_fault_vfs_fail_writes(faults, kinds, after, fault.code)
         }
     }
 

@@ -62,6 +62,27 @@ struct SQLiteStorageFaultTests {
         try await Self.expectAfterPowerCut(path, holding: acknowledged)
     }
 
+    @Test("checkpoints that cannot write the database file fail alone: records go on, and survive a power cut", arguments: FaultyDisk.Fault.allCases)
+    func failingCheckpoints(_ fault: FaultyDisk.Fault) async throws {
+        let disk = FaultyDisk()
+        let path = StoreKind.newSQLitePath()
+        let store = try SQLiteTransactionStore(path: path, vfs: disk.vfs)
+        disk.inject(fault, onDatabaseFile: true)
+        var acknowledged: [String] = []
+        // Well past the log size at which a checkpoint starts (a record is a few pages).
+        var index = 0
+        while store.checkpointer.completedCheckpoints < 2 || disk.failures == 0, index < 5_000 {
+            #expect(try await store.record(SampleRecords.record(order: "checkpointed-\(index)")) == .recorded)
+            acknowledged.append("checkpointed-\(index)")
+            index += 1
+        }
+        #expect(disk.failures > 0, "no checkpoint met the fault")
+        try await store.checkReachable()
+        disk.cutPower()
+        await store.close()
+        try await Self.expectAfterPowerCut(path, holding: acknowledged)
+    }
+
     @Test("a power cut during a burst of records and notification leases keeps every acknowledged record")
     func powerCutDuringBurst() async throws {
         let disk = FaultyDisk()
