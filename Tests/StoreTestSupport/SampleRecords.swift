@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import GatewayCore
+import GatewayCore
 
 /// Transactions for store tests, each with a value in every column.
 package enum SampleRecords {
