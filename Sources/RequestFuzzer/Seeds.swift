@@ -15,12 +15,18 @@ struct Seeds {
             .filter { $0.hasSuffix(suffix) }.sorted().map { "\(folder)/\($0)" }
     }
 
-    /// The Apple Pay conformance tokens (real Apple-signed ones among them).
-    func tokens() throws -> [[UInt8]] {
+    /// The vectors' files named `name`, for the vectors that have one (not every vector carries
+    /// every file); a file that is there but cannot be read is an error.
+    func vectorFiles(named name: String) throws -> [[UInt8]] {
         let folder = "Tests/ApplePayTokenTests/Fixtures/conformance/vectors"
         return try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path).sorted()
-            .compactMap { name in try? file("\(folder)/\(name)/token.json") }
+            .map { "\(folder)/\($0)/\(name)" }
+            .filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }
+            .map(file)
     }
+
+    /// The Apple Pay conformance tokens (real Apple-signed ones among them).
+    func tokens() throws -> [[UInt8]] { try vectorFiles(named: "token.json") }
 
     // MARK: MPGS JSON
 
@@ -57,7 +63,7 @@ struct Seeds {
     /// seed 002's wallet request, Decrypt), with a conformance token's parts, and the reader's own
     /// test documents' constructs (prefixes, CDATA, comments, references).
     func radialDocuments() throws -> [[UInt8]] {
-        let token = try tokens().compactMap { try? JSONValue(parsing: $0) }.first { $0["header"] != nil } ?? .object([:])
+        let token = try tokens().map { try JSONValue(parsing: $0) }.first { $0["header"] != nil } ?? .object([:])
         let header = token["header"]
         let wallet = """
                <WalletPaymentInformation>
@@ -157,10 +163,7 @@ struct Seeds {
     /// header's value on the first line, then the body. The certificate is a real PEM from the
     /// vectors.
     func multipartForms() throws -> [[UInt8]] {
-        let folder = "Tests/ApplePayTokenTests/Fixtures/conformance/vectors"
-        let certificate =
-            try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path).sorted()
-            .lazy.compactMap { try? self.file("\(folder)/\($0)/certificate.pem") }.first ?? Array("-----BEGIN CERTIFICATE-----".utf8)
+        let certificate = try vectorFiles(named: "certificate.pem").first ?? Array("-----BEGIN CERTIFICATE-----".utf8)
         func form(_ boundary: String, _ contentType: String, fileName: String, fileType: String) -> [UInt8] {
             var body = Array("\(contentType)\r\n".utf8)
             body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n3q2+7wAAAAAAAA\r\n".utf8)
