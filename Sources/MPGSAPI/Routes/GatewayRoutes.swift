@@ -165,7 +165,7 @@ package struct GatewayRoutes: Sendable {
     }
 
     /// The body's `apiOperation`, which decides the fields the rest of the body may carry.
-    private static func operation(_ root: JSONValue) throws(GatewayError) -> APIOperation {
+    static func operation(_ root: JSONValue) throws(GatewayError) -> APIOperation {
         let text: String
         switch root["apiOperation"] {
         case .string(let string) where !string.isEmpty: text = string

@@ -19,10 +19,8 @@ package enum TransactionBodyReading {
         var operation = APIOperation.pay
         var shape = FieldShape.any
         let reader = try RequestReader(body: body) { (root: JSONValue) throws(GatewayError) -> FieldShape in
-            guard case .string(let text) = root["apiOperation"], let named = APIOperation(rawValue: text) else {
-                throw GatewayError.missing("apiOperation")
-            }
-            operation = named
+            // The route's own reading of the operation, so the two refuse alike.
+            operation = try GatewayRoutes.operation(root)
             shape = catalogue.shape(for: operation, version: version)
             return shape
         }
