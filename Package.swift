@@ -246,16 +246,19 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // What the two fuzzers share: their deterministic generator.
+        .target(name: "FuzzingSupport"),
         // Mutation fuzzing of the token parsers and the CMS reader over the real vectors; CI runs it.
         .executableTarget(
             name: "TokenFuzzer",
-            dependencies: ["ApplePayToken"]
+            dependencies: ["ApplePayToken", "FuzzingSupport"]
         ),
         // Mutation fuzzing of the other parsers of outside input (Radial XML, the console's forms,
         // the MPGS request JSON, the HTTP/1 head) over seeds from real requests; CI runs it.
         .executableTarget(
             name: "RequestFuzzer",
             dependencies: [
+                "FuzzingSupport",
                 "Gateway",
                 "GatewayCore",
                 "MerchantConsole",

@@ -1,14 +1,4 @@
-/// A small deterministic generator, so a run is repeated by its `--seed`.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import FuzzingSupport
 
 /// Byte mutations stacked one to four deep: bit flips and boundary bytes, ranges cut, repeated or
 /// taken from another seed, the parser's own tokens inserted or swapped, huge numbers and deep

@@ -12,6 +12,7 @@
 // hex (its whole bytes go to DIR/<parser>.finding with --artifacts) and exits 1. The last line is `request-fuzz: executions=N findings=M <parser>=N ...`.
 
 import Foundation
+import FuzzingSupport
 
 struct Options {
     var root = "."
@@ -90,7 +91,7 @@ for index in targets.indices {
                 CurrentInput.print("invariant")
                 print("  \(broken)")
                 if let folder = options.artifacts {
-                    FileManager.default.createFile(atPath: "\(folder)/\(target.name).finding", contents: Data(input))
+                    _ = FileManager.default.createFile(atPath: "\(folder)/\(target.name).finding", contents: Data(input))
                 }
                 break
             }

@@ -15,6 +15,7 @@
 
 import ApplePayToken
 import Foundation
+import FuzzingSupport
 
 struct Options {
     var vectors = ""
@@ -78,17 +79,6 @@ struct Seed {
                 keyRing: keyRing
             )
         }
-    }
-}
-
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
