@@ -126,7 +126,7 @@ extension GatewayKeys {
         readFrom file: URL?,
         _ store: any SharedKeyStore
     ) async throws -> [UInt8] {
-        try await refusingDisagreement(readFrom: file) {
+        _ = try await refusingDisagreement(readFrom: file) {
             try await store.agree(on: SharedKey(name: name, material: key, secret: sharing ? key : nil))
         }
         return key
@@ -141,7 +141,7 @@ extension GatewayKeys {
         do {
             if SandboxAuthority.exists(at: directory) {
                 let authority = try SandboxAuthority.load(from: directory)
-                try await refusingDisagreement(readFrom: directory) {
+                _ = try await refusingDisagreement(readFrom: directory) {
                     try await store.agree(
                         on: SharedKey(name: name, material: try authority.rootCertificateDER, secret: try authority.archived())
                     )
