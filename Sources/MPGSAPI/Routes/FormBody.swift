@@ -2,8 +2,8 @@ import Foundation
 
 /// An `application/x-www-form-urlencoded` body (what the ACS page's forms post): names to
 /// values, the first of each name. Nil when it is not percent-encoded UTF-8.
-enum FormBody {
-    static func parse(_ bytes: [UInt8]) -> [String: String]? {
+package enum FormBody {
+    package static func parse(_ bytes: [UInt8]) -> [String: String]? {
         guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
         var fields: [String: String] = [:]
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {

@@ -85,7 +85,7 @@ package struct GatewayRoutes: Sendable {
         let catalogue = RequestCatalogue.transactionRequest
         var operation = APIOperation.pay
         var shape = FieldShape.any
-        var reader = try RequestReader(body: try await Self.body(of: request, limit: maxBodyBytes)) {
+        let reader = try RequestReader(body: try await Self.body(of: request, limit: maxBodyBytes)) {
             (root: JSONValue) throws(GatewayError) -> FieldShape in
             operation = try Self.operation(root)
             shape = catalogue.shape(for: operation, version: version.number)
@@ -107,7 +107,6 @@ package struct GatewayRoutes: Sendable {
         var revealed: RevealedCard?
         switch operation {
         case .initial(let paymentOperation):
-            var session: SessionService.OpenSession?
             // A retry is answered from the store: the session may be gone after its use, the
             // token deleted.
             if reader.text("session.id") != nil || reader.text("sourceOfFunds.token") != nil,
@@ -119,35 +118,14 @@ package struct GatewayRoutes: Sendable {
             {
                 return Self.json(.created, bytes: try transaction.retry(stored).responseBody)
             }
-            if let sessionId = reader.text("session.id") {
-                let opened = try await paymentSession(sessionId, merchant: merchant, version: reader.text("session.version"))
-                reader = RequestReader(checked: SessionContent.merged(opened.content, reader.root))
-                session = try await sessions.claimForPayment(opened)
-            }
-            // A token's card is laid under the request (and the session's content): the core sees a card.
-            let storedCard: (reader: RequestReader, token: String)?
-            var payment: PaymentRequest
-            do {
-                storedCard = try await resolvingStoredCard(reader, merchant: merchant)
-                payment = try PaymentRequest.reading(storedCard?.reader ?? reader, operation: paymentOperation)
-            } catch {
-                if let session { await release(session, logger: context.logger) }
-                throw error
-            }
-            // What the session held is echoed as if the request had sent it.
-            payment.echo = RequestEcho(catalogue.echo(of: reader.root, shape: shape))
-            if let storedCard { payment.echo = payment.echo.naming(token: storedCard.token) }
-            do {
-                if sensitiveData == .unmask {
-                    (processed, revealed) = try await processor.processRevealing(payment, transaction, logger: context.logger)
-                } else {
-                    processed = try await processor.process(payment, transaction, logger: context.logger)
-                }
-            } catch {
-                if let session { await release(session, logger: context.logger) }
-                throw error
-            }
-            if let session { await retireIfUsed(session, processed, logger: context.logger) }
+            (processed, revealed) = try await payInitial(
+                reader,
+                shape: shape,
+                operation: paymentOperation,
+                transaction,
+                revealing: sensitiveData == .unmask,
+                logger: context.logger
+            )
         case .followOn(let followOn):
             if reader.value("session") != nil {
                 throw GatewayError.unsupported("session.id", operation.rawValue, "A session pays only AUTHORIZE, PAY or VERIFY")

@@ -45,7 +45,15 @@ package struct SessionRoutes: Sendable {
         var content = JSONValue.object([:])
         var limit = Self.authenticationLimits.default
         if !body.isEmpty {
-            let reader = try RequestReader(body: body, shape: .createSession(version: version.number))
+            // The operation decides the body's shape: a checkout session's, or a plain session's.
+            var checkout: CheckoutOperation?
+            let reader = try RequestReader(body: body) { (root: JSONValue) throws(GatewayError) -> FieldShape in
+                checkout = root["apiOperation"]?.stringValue.flatMap(CheckoutOperation.init(rawValue:))
+                return checkout == nil ? .createSession(version: version.number) : .initiateCheckout(version: version.number)
+            }
+            if let checkout {
+                return try await createCheckout(reader, checkout, merchant: merchant, version: version, logger: context.logger)
+            }
             try SessionContent.refuseNulls(reader.root)
             if let text = reader.text("session.authenticationLimit") {
                 guard let value = Int(text), Self.authenticationLimits.range.contains(value) else {

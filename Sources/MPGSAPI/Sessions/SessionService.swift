@@ -12,6 +12,9 @@ package struct SessionService: Sendable {
         var content: JSONValue
         /// Returned at creation, as the gateway's `session.aes256Key`.
         var aes256Key: String
+        /// A checkout session's settings (INITIATE_CHECKOUT's `interaction` and the rest the
+        /// hosted payment page needs); nil for other sessions.
+        var checkout: CheckoutSettings? = nil
 
         var id: String { stored.id }
     }
@@ -40,7 +43,12 @@ package struct SessionService: Sendable {
         explanation: "Sessions are not enabled on this gateway: configure sessions.encryptionKey"
     )
 
-    func create(merchantId: String, content: JSONValue, authenticationLimit: Int) async throws -> OpenSession {
+    func create(
+        merchantId: String,
+        content: JSONValue,
+        authenticationLimit: Int,
+        checkout: CheckoutSettings? = nil
+    ) async throws -> OpenSession {
         let cipher = try enabledCipher()
         let now = clock()
         // Expired sessions go with their contents whenever a new one is made.
@@ -58,7 +66,8 @@ package struct SessionService: Sendable {
                 lifetime: lifetime
             ),
             content: content,
-            aes256Key: Data(key).base64EncodedString()
+            aes256Key: Data(key).base64EncodedString(),
+            checkout: checkout
         )
         session.stored.sealedContent = try seal(session, cipher)
         try await store.insertSession(session.stored)
@@ -67,9 +76,19 @@ package struct SessionService: Sendable {
 
     /// The merchant's live session, or nil. An expired session found here is deleted.
     func open(id: String, merchantId: String) async throws -> OpenSession? {
+        try await open(id: id, merchantId: Optional(merchantId))
+    }
+
+    /// The live session with this id whoever's it is, for the payer's browser, whose only
+    /// credential is the id: the session says which merchant it belongs to.
+    func openForPayer(id: String) async throws -> OpenSession? {
+        try await open(id: id, merchantId: nil)
+    }
+
+    private func open(id: String, merchantId: String?) async throws -> OpenSession? {
         let cipher = try enabledCipher()
         guard SessionIdentifiers.isWellFormed(id), let stored = try await store.session(id: id) else { return nil }
-        switch stored.access(by: merchantId, at: clock()) {
+        switch stored.access(by: merchantId ?? stored.merchantId, at: clock()) {
         case .live: break
         case .anotherMerchant: return nil
         case .expired:
@@ -80,7 +99,8 @@ package struct SessionService: Sendable {
         return OpenSession(
             stored: stored,
             content: sealed["content"] ?? .object([:]),
-            aes256Key: sealed["aes256Key"]?.stringValue ?? ""
+            aes256Key: sealed["aes256Key"]?.stringValue ?? "",
+            checkout: sealed["checkout"].flatMap(CheckoutSettings.init(stored:))
         )
     }
 
@@ -125,7 +145,9 @@ package struct SessionService: Sendable {
     }
 
     private func seal(_ session: OpenSession, _ cipher: SessionCipher) throws -> [UInt8] {
-        let plaintext = JSONValue.object(["content": session.content, "aes256Key": .string(session.aes256Key)])
+        var members: [String: JSONValue] = ["content": session.content, "aes256Key": .string(session.aes256Key)]
+        if let checkout = session.checkout { members["checkout"] = checkout.stored }
+        let plaintext = JSONValue.object(members)
         return try cipher.seal(plaintext.serialized(), sessionId: session.id)
     }
 }

@@ -57,7 +57,9 @@ struct RequestCatalogue: Sendable {
         var description: String { "line \(line): \(reason)" }
     }
 
-    init(parsing text: String) throws(SyntaxError) {
+    /// `operationLetters` maps the catalogue's operations column: the transaction request's by
+    /// default; another catalogue in the same format (the checkout session's) may name its own.
+    init(parsing text: String, operationLetters letters: [Character: APIOperation] = operationLetters) throws(SyntaxError) {
         var fields: [CatalogueField] = []
         var echo: [String] = []
         var order: [String] = []
@@ -67,7 +69,7 @@ struct RequestCatalogue: Sendable {
             switch first {
             case "@echo": echo += words.dropFirst()
             case "@order": order += words.dropFirst()
-            default: fields.append(try Self.field(words, line: index + 1))
+            default: fields.append(try Self.field(words, line: index + 1, letters: letters))
             }
         }
         // Decided once here, not per request: the echo projection asks for every field it meets.
@@ -83,14 +85,14 @@ struct RequestCatalogue: Sendable {
         shapes = Self.shapes(fields, bandStarts: bandStarts)
     }
 
-    private static func field(_ words: [String], line: Int) throws(SyntaxError) -> CatalogueField {
+    private static func field(_ words: [String], line: Int, letters: [Character: APIOperation]) throws(SyntaxError) -> CatalogueField {
         guard words.count >= 3 else { throw SyntaxError(line: line, reason: "expected PATH FORMAT OPERATIONS [FLAGS]") }
         guard let format = FieldFormat(spelling: words[1]) else {
             throw SyntaxError(line: line, reason: "unknown format '\(words[1])'")
         }
         var operations: Set<APIOperation> = []
         for letter in words[2] {
-            guard let operation = operationLetters[letter] else {
+            guard let operation = letters[letter] else {
                 throw SyntaxError(line: line, reason: "unknown operation letter '\(letter)'")
             }
             operations.insert(operation)
