@@ -54,6 +54,38 @@ package enum BrowserResponse {
         )
     }
 
+    /// The payment page's stylesheet: cached briefly, as the scripts are.
+    package static func stylesheet(_ source: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/css; charset=utf-8",
+                .cacheControl: "public, max-age=300",
+                HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: source))
+        )
+    }
+
+    /// The sandbox 3-D Secure redirect (`authentication.redirect.html`, which posts itself to
+    /// the ACS with a small inline script, as the API hands it to merchants).
+    package static func challengeRedirect(_ html: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                .contentSecurityPolicy: "default-src 'none'; script-src 'unsafe-inline'; form-action http: https:; base-uri 'none'",
+                HTTPField.Name("Referrer-Policy")!: "no-referrer",
+            ],
+            body: ResponseBody(
+                byteBuffer: ByteBuffer(
+                    string:
+                        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Your bank</title></head><body>\(html)</body></html>"
+                )
+            )
+        )
+    }
+
     /// A redirect the browser follows with GET (after a form post).
     package static func seeOther(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
