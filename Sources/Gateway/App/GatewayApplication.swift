@@ -83,17 +83,25 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
         decryptor: services.decryptor,
         maxBodyBytes: services.configuration.limits.maxBodyBytes
     ).register(on: router)
+    var sandboxApplePay: SandboxApplePayRoutes?
     if services.configuration.mode == .sandbox {
         ACSRoutes(processor: authentications, maxBodyBytes: services.configuration.limits.maxBodyBytes).register(on: router)
         if let issuer = services.sandboxIssuer {
-            SandboxApplePayRoutes(
+            sandboxApplePay = SandboxApplePayRoutes(
                 merchants: services.merchants,
                 issuer: issuer,
                 maxBodyBytes: services.configuration.limits.maxBodyBytes,
                 clock: services.clock
-            ).register(on: router)
+            )
+            sandboxApplePay?.register(on: router)
         }
     }
+    // Hosted Checkout: the scripts, the payment page and its payments (issue 60).
+    HostedCheckoutRoutes(
+        payments: HostedCheckoutPayments(routes: routes),
+        sandboxApplePay: sandboxApplePay,
+        maxBodyBytes: services.configuration.limits.maxBodyBytes
+    ).register(on: router)
     TokenRoutes(
         authentication: routes.authentication,
         tokens: tokens,

@@ -58,6 +58,13 @@ package struct CheckoutSettings: Sendable, Hashable {
         package var completeUrl: String?
         package var cancelUrl: String?
         package var timeoutUrl: String?
+
+        package init(mode: Mode, completeUrl: String?, cancelUrl: String?, timeoutUrl: String?) {
+            self.mode = mode
+            self.completeUrl = completeUrl
+            self.cancelUrl = cancelUrl
+            self.timeoutUrl = timeoutUrl
+        }
     }
 
     /// Whether the payer's time is up at `now`.
