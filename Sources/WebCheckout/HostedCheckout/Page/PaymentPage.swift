@@ -15,7 +15,7 @@ enum PaymentPage {
                 \(summary(model))
                 <div id="payment-message" class="message" role="alert">\(model.message.map(escape) ?? "")</div>
                 <section class="pay" aria-labelledby="pay-heading">
-                <h2 id="pay-heading">\(model.operation == .none ? "Card details" : "Pay by card")</h2>
+                <h2 id="pay-heading">\(model.operation == .none ? "Card details" : "Payment")</h2>
                 \(model.applePay == nil ? "" : applePayButton)
                 <form id="card-form" method="post" action="\(sessionPath)" novalidate>
                 \(hiddenFields(model))

@@ -20,16 +20,16 @@ enum PaymentPageAssets {
         .message:empty{display:none}
         .message{margin:1rem 0 0;padding:.75rem 1rem;border-radius:8px;background:#fef2f2;border:1px solid #b91c1c;color:#7f1d1d}
         .field{margin:.75rem 0}
-        label,legend{display:block;font-weight:600;margin-bottom:.25rem}
+        .checkout label,.checkout legend{display:block;font-weight:600;margin-bottom:.25rem}
         fieldset.expiry{border:0;padding:0;margin:.75rem 0;display:flex;flex-wrap:wrap;gap:0 1rem}
         fieldset.expiry legend{width:100%}
         fieldset.expiry .field{margin:0}
         fieldset.expiry label{font-weight:400}
-        input{width:100%;font:inherit;padding:.625rem .75rem;border:1px solid #6b7280;border-radius:6px;color:#111;background:#fff}
-        input.short{width:7rem}
-        input[aria-invalid="true"]{border:2px solid #b91c1c}
+        .checkout input{width:100%;font:inherit;padding:.625rem .75rem;border:1px solid #6b7280;border-radius:6px;color:#111;background:#fff}
+        .checkout input.short{width:7rem}
+        .checkout input[aria-invalid="true"]{border:2px solid #b91c1c}
         .error{color:#b91c1c;font-size:.875rem;margin:.25rem 0 0}
-        button{font:inherit;font-weight:600;border-radius:8px;padding:.75rem 1rem;width:100%;cursor:pointer}
+        .checkout button{font:inherit;font-weight:600;border-radius:8px;padding:.75rem 1rem;width:100%;cursor:pointer}
         button.primary{background:#1d4ed8;color:#fff;border:0;margin-top:1rem}
         button.primary[disabled]{background:#4b5563;cursor:progress}
         button.secondary{background:#fff;color:#1f2937;border:1px solid #6b7280;margin-top:.75rem}
