@@ -2,10 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import Testing
 
 @testable import Gateway
+@testable import GatewayCore
 
 /// Hosted Checkout over TCP, as a merchant's server (INITIATE_CHECKOUT), the gateway's script
 /// (`/api/page/version/{v}/pay`) and the payer's browser (the page's forms) call it. The
@@ -254,6 +256,78 @@ struct HostedCheckoutTests {
             #expect(cancelled.status == .seeOther)
             #expect(cancelled.headers[.location] == "https://shop.example/checkout#__hc-action-cancel")
             #expect(try await client.send(checkout.orderPath, method: .get).status == .notFound)
+        }
+    }
+
+    @Test("the payer's time runs out: the page and its form send the browser to timeoutUrl, and nothing is paid")
+    func timeout() async throws {
+        let clock = TestClock()
+        let gateway = try await TestGateway(clock: clock.now)
+        try await gateway.application.test(.live) { client in
+            let checkout = try await Checkout.start(
+                client,
+                Self.initiate(interaction: ["timeout": 60, "timeoutUrl": "https://shop.example/timeout"])
+            )
+            let page = try await checkout.page(client)
+            #expect(page.status == .ok)
+            #expect(page.body.contains("\"secondsLeft\":") && !page.body.contains("\"secondsLeft\":0"))
+            clock.advance(by: 61)
+            let late = try await checkout.submit(client, page: page, expiry: ("01", "39"))
+            #expect(late.status == .seeOther)
+            #expect(late.headers[.location] == "https://shop.example/timeout")
+            let again = try await checkout.page(client)
+            #expect(again.headers[.location] == "https://shop.example/timeout")
+            #expect(try await client.send(checkout.orderPath, method: .get).status == .notFound)
+        }
+    }
+
+    @Test("the embedded page may be framed by any origin and tells its parent how it ended; the full page may not be framed")
+    func embedded() async throws {
+        let gateway = try await TestGateway()
+        try await gateway.application.test(.live) { client in
+            let checkout = try await Checkout.start(client, Self.initiate())
+            let framed = try await client.send("/checkout/embedded/\(checkout.sessionId)", method: .get, authorization: nil)
+            #expect(framed.status == .ok)
+            #expect(framed.headers[.contentSecurityPolicy]?.contains("frame-ancestors *") == true)
+            #expect(framed.headers[HTTPField.Name("X-Frame-Options")!] == nil)
+            #expect(!framed.body.contains("apple-pay-button"), "Apple Pay only on the full page")
+            let full = try await checkout.page(client)
+            #expect(full.headers[HTTPField.Name("X-Frame-Options")!] == "DENY")
+            #expect(full.body.contains("apple-pay-button"), "the sandbox merchant has an Apple Pay identity")
+
+            let token = try #require(Self.attribute(named: "formToken", in: framed.body))
+            let paid = try await Self.form(
+                client,
+                "/checkout/pay/\(checkout.sessionId)",
+                [
+                    "formToken": token, "mode": "embedded", "cardNumber": "5123450000000008", "expiryMonth": "01", "expiryYear": "39",
+                    "securityCode": "100",
+                ]
+            )
+            #expect(paid.status == .ok)
+            #expect(paid.headers[.contentSecurityPolicy]?.contains("frame-ancestors *") == true)
+            #expect(paid.body.contains(#"<script type="application/json" id="parent-message">"#))
+            #expect(paid.body.contains("\"resultIndicator\":\"\(checkout.successIndicator)\""))
+            #expect(paid.body.contains("\"event\":\"complete\""))
+            #expect(paid.body.contains("https://shop.example/return?order=7"))
+        }
+    }
+
+    @Test("order.notificationUrl from INITIATE_CHECKOUT: the page's payment queues the merchant's notification")
+    func notification() async throws {
+        var services = try await TestGateway().services
+        services.merchants[TestGateway.merchantId]?.notifications = MerchantNotifications(url: nil, secret: "whsec-0123456789abcdef")
+        let outbox = try #require(services.outbox)
+        try await buildApplication(services, logger: Logger(label: "test")).test(.live) { client in
+            var body = try #require(try JSONSerialization.jsonObject(with: Self.initiate()) as? [String: Any])
+            var order = try #require(body["order"] as? [String: Any])
+            order["notificationUrl"] = "http://127.0.0.1:9/notify"
+            body["order"] = order
+            let checkout = try await Checkout.start(client, TestGateway.json(body))
+            let paid = try await checkout.submit(client, page: try await checkout.page(client), expiry: ("01", "39"))
+            #expect(paid.status == .seeOther)
+            let queued = try await outbox.notifications(merchantId: TestGateway.merchantId, status: nil, limit: 10)
+            #expect(queued.contains { $0.orderId == checkout.orderId })
         }
     }
 

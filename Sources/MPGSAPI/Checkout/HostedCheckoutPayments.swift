@@ -17,6 +17,9 @@ package struct HostedCheckoutPayments: Sendable {
         self.routes = routes
     }
 
+    /// The gateway's clock (the one sessions expire by).
+    package func now() -> Date { routes.sessions.clock() }
+
     /// A live checkout session as the page shows it.
     package struct Checkout: Sendable {
         package var sessionId: String

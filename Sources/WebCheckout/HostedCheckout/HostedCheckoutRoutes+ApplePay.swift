@@ -30,7 +30,7 @@ extension HostedCheckoutRoutes {
             merchantIdentifierHash: identity.merchantIdentifierHash,
             domainName: host,
             displayName: displayName(checkout),
-            now: Date()
+            now: payments.now()
         ).json
     }
 

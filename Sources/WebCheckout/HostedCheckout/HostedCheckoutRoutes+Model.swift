@@ -15,7 +15,7 @@ extension HostedCheckoutRoutes {
         for line in 1...4 {
             if let text = merchant["address"]?["line\(line)"]?.stringValue, !text.isEmpty { contact.append(text) }
         }
-        let secondsLeft = max(0, Int(checkout.settings.deadline.timeIntervalSinceNow.rounded(.down)))
+        let secondsLeft = max(0, Int(checkout.settings.deadline.timeIntervalSince(payments.now()).rounded(.down)))
         return PaymentPageModel(
             sessionId: checkout.sessionId,
             formToken: checkout.formToken,

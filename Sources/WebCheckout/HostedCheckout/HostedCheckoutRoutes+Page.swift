@@ -45,7 +45,7 @@ extension HostedCheckoutRoutes {
 
     private func showPage(_ request: Request, _ context: GatewayRequestContext, embedded: Bool) async -> Response {
         await withCheckout(context, embedded: embedded) { checkout in
-            if checkout.settings.hasTimedOut(at: Date()) {
+            if checkout.settings.hasTimedOut(at: payments.now()) {
                 return ending(.timeout, checkout, embedded: embedded)
             }
             return page(model(checkout, embedded: embedded, request: request), embedded: embedded)
@@ -99,7 +99,7 @@ extension HostedCheckoutRoutes {
         let embedded = form["mode"] == "embedded"
         return await withCheckout(context, embedded: embedded) { checkout in
             guard checkout.accepts(formToken: form["formToken"] ?? "") else { return foreignForm(embedded: embedded) }
-            let timedOut = form["reason"] == "timeout" && checkout.settings.hasTimedOut(at: Date())
+            let timedOut = form["reason"] == "timeout" && checkout.settings.hasTimedOut(at: payments.now())
             return ending(timedOut ? .timeout : .cancel, checkout, embedded: embedded)
         }
     }
