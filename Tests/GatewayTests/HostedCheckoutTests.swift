@@ -129,6 +129,9 @@ struct HostedCheckoutTests {
             #expect(order.string("status") == "CAPTURED", "\(order.body)")
             let types = (order.value("transaction") as? [[String: Any]])?.compactMap { ($0["transaction"] as? [String: Any])?["type"] as? String }
             #expect(types == ["AUTHENTICATION", "PAYMENT"], "\(order.body)")
+            // Mastercard's Java sample reads the first transaction's order.description.
+            let first = (order.value("transaction") as? [[String: Any]])?.first?["order"] as? [String: Any]
+            #expect(first?["description"] as? String == "Two sandbox widgets", "\(order.body)")
 
             // The same form again, and the page again: the session is used up.
             let replayed = try await checkout.submit(client, page: page, expiry: ("01", "39"))

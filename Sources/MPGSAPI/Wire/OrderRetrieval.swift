@@ -17,7 +17,18 @@ enum OrderRetrieval {
         var body = order.state.jsonFields(orderId: orderId, lastUpdatedTime: order.lastUpdatedTime)
         body["merchant"] = .string(merchantId)
         body["result"] = .string("SUCCESS")
-        body["transaction"] = .array(authentications + transactions.map { TransactionResponse($0).jsonValue })
+        // An authentication was made before the order had its description: shown with it, as in the
+        // payment that followed (clients read `transaction[0].order.description`).
+        let description = transactions.last.flatMap { RequestCatalogue.transactionRequest.orderEcho(of: $0.echo.json)["order"]?["description"] }
+        let listed = authentications.map { authentication -> JSONValue in
+            guard let description, case .object(var members) = authentication, case .object(var order)? = members["order"],
+                order["description"] == nil
+            else { return authentication }
+            order["description"] = description
+            members["order"] = .object(order)
+            return .object(members)
+        }
+        body["transaction"] = .array(listed + transactions.map { TransactionResponse($0).jsonValue })
         if let authentication = transactions.last(where: { $0.authentication != nil })?.authentication {
             body["authenticationStatus"] = .string(authentication.status.rawValue)
         }
