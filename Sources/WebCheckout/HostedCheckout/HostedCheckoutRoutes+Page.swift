@@ -35,6 +35,7 @@ extension HostedCheckoutRoutes {
                 )
             )
         }
+        router.refuseMethods(except: [.get], on: "/checkout/receipt/:sessionId")
         router.refuseMethods(except: [.get, .post], on: "/checkout/pay/:sessionId")
         router.refuseMethods(except: [.get], on: "/checkout/embedded/:sessionId")
         router.refuseMethods(except: [.post], on: "/checkout/pay/:sessionId/authenticated")

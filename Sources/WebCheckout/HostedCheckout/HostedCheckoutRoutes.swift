@@ -40,6 +40,12 @@ package struct HostedCheckoutRoutes: Sendable {
     }
 
     private func registerScripts(on router: Router<GatewayRequestContext>) {
+        for path in [
+            "/static/checkout/checkout.min.js", "/checkout/version/:version/checkout.js", "/checkout/assets/page.js",
+            "/checkout/assets/page.css", "/checkout/api/retrieveWsapiVersion/:sessionId",
+        ] {
+            router.refuseMethods(except: [.get], on: RouterPath(path))
+        }
         router.get("/static/checkout/checkout.min.js") { _, _ in BrowserResponse.script(CheckoutScript.source(legacyVersion: nil)) }
         router.get("/checkout/version/:version/checkout.js") { _, context in
             guard let text = context.parameters.get("version"), let version = APIVersion(text) else {
