@@ -334,6 +334,33 @@ struct HostedCheckoutTests {
         }
     }
 
+    @Test("what the merchant gave is text on the page, never markup; the page loads only the gateway's own files")
+    func hostileMerchantText() async throws {
+        let gateway = try await TestGateway()
+        try await gateway.application.test(.live) { client in
+            var body = try #require(try JSONSerialization.jsonObject(with: Self.initiate()) as? [String: Any])
+            var order = try #require(body["order"] as? [String: Any])
+            order["description"] = "</script><script>alert(1)</script>"
+            order["item"] = [["name": "<b onmouseover=alert(2)>", "quantity": "1", "unitPrice": "56.56"]]
+            body["order"] = order
+            body["interaction"] = ["operation": "PURCHASE", "merchant": ["name": "<img src=x onerror=alert(3)>"]]
+            let checkout = try await Checkout.start(client, TestGateway.json(body))
+            let page = try await checkout.page(client)
+            #expect(page.status == .ok)
+            #expect(!page.body.contains("<script>alert"))
+            #expect(!page.body.contains("<img src=x"))
+            #expect(!page.body.contains("<b onmouseover"))
+            #expect(page.body.contains("&lt;img src=x onerror=alert(3)&gt;"))
+            // Scripts: the gateway's own files and JSON data only, nothing inline that runs.
+            for tag in page.body.components(separatedBy: "<script").dropFirst() {
+                let opening = tag.prefix { $0 != ">" }
+                #expect(opening.contains("type=\"application/json\"") || opening.contains("src=\"/"), "\(opening)")
+            }
+            let policy = try #require(page.headers[.contentSecurityPolicy])
+            #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'"))
+        }
+    }
+
     // MARK: - Support
 
     /// A checkout session made by the merchant and shown by the script.

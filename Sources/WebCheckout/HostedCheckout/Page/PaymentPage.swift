@@ -1,3 +1,5 @@
+import WireJSON
+
 /// The hosted payment page's HTML: the merchant, the order summary, a card form a keyboard and a
 /// screen reader can use, Cancel, and the Apple Pay button its script reveals. No inline script
 /// and no inline event handler (the Content-Security-Policy allows the gateway's own files only);
@@ -171,41 +173,23 @@ enum PaymentPage {
 
     /// What page.js reads: the session, the form token, Apple Pay's request, the time left.
     private static func pageData(_ model: PaymentPageModel) -> String {
-        var data = "{\"sessionId\":\(jsonString(model.sessionId)),\"formToken\":\(jsonString(model.formToken))"
-        data += ",\"embedded\":\(model.embedded)"
-        if let seconds = model.secondsLeft { data += ",\"secondsLeft\":\(seconds)" }
+        var data: [String: JSONValue] = [
+            "sessionId": .string(model.sessionId), "formToken": .string(model.formToken), "embedded": .bool(model.embedded),
+        ]
+        if let seconds = model.secondsLeft { data["secondsLeft"] = .integer(Int64(seconds)) }
         if let offer = model.applePay {
-            data += ",\"applePay\":{\"countryCode\":\(jsonString(offer.countryCode)),\"currencyCode\":\(jsonString(offer.currencyCode))"
-            data += ",\"total\":{\"label\":\(jsonString(offer.totalLabel)),\"amount\":\(jsonString(offer.amount))}"
-            data += ",\"supportedNetworks\":[\(offer.supportedNetworks.map(jsonString).joined(separator: ","))]"
-            data += ",\"merchantCapabilities\":[\(offer.merchantCapabilities.map(jsonString).joined(separator: ","))]}"
+            data["applePay"] = .object([
+                "countryCode": .string(offer.countryCode), "currencyCode": .string(offer.currencyCode),
+                "total": .object(["label": .string(offer.totalLabel), "amount": .string(offer.amount)]),
+                "supportedNetworks": .array(offer.supportedNetworks.map(JSONValue.string)),
+                "merchantCapabilities": .array(offer.merchantCapabilities.map(JSONValue.string)),
+            ])
         }
-        data += "}"
-        return "<script type=\"application/json\" id=\"page-data\">\(scriptSafe(data))</script>"
+        let json = String(decoding: JSONValue.object(data).serialized(), as: UTF8.self)
+        return "<script type=\"application/json\" id=\"page-data\">\(scriptSafe(json))</script>"
     }
 
     static func escape(_ text: String) -> String { BrowserResponse.escape(text) }
-
-    /// A JSON string literal.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
 
     /// JSON inside a `<script>` element: `<`, `>` and `&` as JSON escapes, so no text ends the element.
     static func scriptSafe(_ json: String) -> String {
