@@ -60,6 +60,9 @@ struct RequestReader {
         case (.object(let fields, let chosen), .object(let members)):
             let path = path(parent, step)
             for (name, member) in members {
+                // A null is absent, whatever the name: an optional field the request does not use
+                // (WooCommerce sends "3DSecureId": null at version 100) is no error.
+                if member == .null { continue }
                 guard let childShape = fields[name] ?? chosen else { throw GatewayError.unexpected(Self.path(path, .member(name))) }
                 try check(member, against: childShape, path: path, .member(name))
             }

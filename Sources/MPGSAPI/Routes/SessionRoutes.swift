@@ -96,8 +96,13 @@ package struct SessionRoutes: Sendable {
         )
         try SessionContent.refuseNulls(reader.root)
         let operation = reader.text("apiOperation")
-        if let operation, operation != "UPDATE_PAYER_DATA" {
-            throw GatewayError.invalidValue("apiOperation", operation, "Update Session takes UPDATE_PAYER_DATA or no apiOperation")
+        // Hosted Session integrations (WooCommerce's module, the Java sample) name the operation UPDATE_SESSION.
+        if let operation, operation != "UPDATE_PAYER_DATA", operation != "UPDATE_SESSION" {
+            throw GatewayError.invalidValue(
+                "apiOperation",
+                operation,
+                "Update Session takes UPDATE_SESSION, UPDATE_PAYER_DATA or no apiOperation"
+            )
         }
         // Without Authorization the body's operation is what says this is the payer's update.
         if credential == .sessionIdInPath, operation == nil { throw GatewayError.invalidCredentials }

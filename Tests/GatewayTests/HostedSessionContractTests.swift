@@ -1,0 +1,50 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@testable import Gateway
+
+/// What Hosted Session integrations send besides the card: `UPDATE_SESSION` as Update Session's
+/// operation, and nulls for optional fields (WooCommerce's module sends `"3DSecureId": null` on
+/// every payment, at version 100 where the field is gone).
+@Suite("Hosted Session: the session contract plugins send")
+struct HostedSessionContractTests {
+    @Test("Update Session with apiOperation UPDATE_SESSION, then PAY with session.id and \"3DSecureId\": null")
+    func updateSessionThenPay() async throws {
+        let gateway = try await TestGateway()
+        try await gateway.application.test(.live) { client in
+            let created = try await client.createSession()
+            let sessionId = try #require(created.string("session.id"))
+            var update = try #require(try JSONSerialization.jsonObject(with: SessionRequests.cardUpdate()) as? [String: Any])
+            update["apiOperation"] = "UPDATE_SESSION"
+            update["order"] = ["amount": "56.56", "currency": "USD"]
+            let updated = try await client.send(SessionRequests.sessionPath(sessionId), method: .put, body: TestGateway.json(update))
+            #expect(updated.status == .ok, "\(updated.body)")
+
+            let paid = try await client.put(
+                TestGateway.path(order: "hs-null-1", transaction: "1"),
+                TestGateway.json([
+                    "apiOperation": "PAY", "session": ["id": sessionId], "3DSecureId": NSNull(),
+                    "sourceOfFunds": ["type": "CARD"], "transaction": ["reference": NSNull()],
+                ])
+            )
+            #expect(paid.status == .created, "\(paid.body)")
+            #expect(paid.string("response.gatewayCode") == "APPROVED")
+        }
+    }
+
+    @Test("an operation Update Session does not take is still named")
+    func otherOperation() async throws {
+        let gateway = try await TestGateway()
+        try await gateway.application.test(.live) { client in
+            let sessionId = try #require(try await client.createSession().string("session.id"))
+            let refused = try await client.send(
+                SessionRequests.sessionPath(sessionId),
+                method: .put,
+                body: TestGateway.json(["apiOperation": "PAY"])
+            )
+            #expect(refused.status == .badRequest)
+            #expect(refused.string("error.field") == "apiOperation")
+        }
+    }
+}
