@@ -102,6 +102,9 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
         sandboxApplePay: sandboxApplePay,
         maxBodyBytes: services.configuration.limits.maxBodyBytes
     ).register(on: router)
+    // Hosted Session: session.js and its field iframes (issue 61).
+    HostedSessionRoutes().register(on: router)
+    ThreeDSRoutes().register(on: router)
     TokenRoutes(
         authentication: routes.authentication,
         tokens: tokens,

@@ -75,11 +75,16 @@ package struct GatewayRoutes: Sendable {
 
     private func putTransaction(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let version = try Self.version(context)
-        let (merchant, credential) = try authentication.authenticateCaller(
-            request,
-            context,
-            pathMerchantId: context.parameters.get("merchantId") ?? ""
-        )
+        let pathMerchantId = context.parameters.get("merchantId") ?? ""
+        let merchant: Merchant
+        let credential: MerchantAuthentication.Credential
+        // threeDS.js authenticates the payer from the browser with the session credential.
+        let payerSession = authentication.payerSessionCaller(request, context, pathMerchantId: pathMerchantId)
+        if let payerSession {
+            (merchant, credential) = (payerSession.merchant, .apiPassword)
+        } else {
+            (merchant, credential) = try authentication.authenticateCaller(request, context, pathMerchantId: pathMerchantId)
+        }
         let orderId = try Self.identifier(context, "orderId", field: "order.id")
         let transactionId = try Self.identifier(context, "transactionId", field: "transaction.id")
         let catalogue = RequestCatalogue.transactionRequest
@@ -90,6 +95,12 @@ package struct GatewayRoutes: Sendable {
             operation = try Self.operation(root)
             shape = catalogue.shape(for: operation, version: version.number)
             return shape
+        }
+        if let payerSession {
+            // It opens 3-D Secure for its own session and nothing else.
+            guard case .authentication = operation, reader.text("session.id") == payerSession.sessionId else {
+                throw GatewayError.invalidCredentials
+            }
         }
         let sensitiveData = try SensitiveDataControl.read(reader, credential: credential)
         let transaction = PaymentProcessor.Context(

@@ -48,3 +48,21 @@ extension MerchantAuthentication {
         return (try authenticate(request, context, pathMerchantId: pathMerchantId), .apiPassword)
     }
 }
+
+extension MerchantAuthentication {
+    /// The session credential (`merchant.<ID>` and the session id as the password) on a
+    /// transaction path: what threeDS.js sends from the payer's browser for
+    /// INITIATE_AUTHENTICATION and AUTHENTICATE_PAYER. The caller allows it for those operations
+    /// on that session only; nil when the request carries anything else.
+    func payerSessionCaller(
+        _ request: Request,
+        _ context: GatewayRequestContext,
+        pathMerchantId: String
+    ) -> (merchant: Merchant, sessionId: String)? {
+        guard context.clientCertificate == nil, let merchant = merchants[pathMerchantId],
+            case let (user, password)? = Self.basicCredentials(request),
+            user == "merchant.\(pathMerchantId)", SessionIdentifiers.isWellFormed(password)
+        else { return nil }
+        return (merchant, password)
+    }
+}
