@@ -47,4 +47,33 @@ struct HostedSessionContractTests {
             #expect(refused.string("error.field") == "apiOperation")
         }
     }
+
+    @Test("Update Session answers pages on any origin, refusals included; the preflight allows the session credential")
+    func crossOrigin() async throws {
+        let gateway = try await TestGateway()
+        try await gateway.application.test(.live) { client in
+            let sessionId = try #require(try await client.createSession().string("session.id"))
+            let preflight = try await client.execute(uri: SessionRequests.sessionPath(sessionId), method: .options) { $0 }
+            #expect(preflight.status == .noContent)
+            #expect(preflight.headers[.accessControlAllowOrigin] == "*")
+            #expect(preflight.headers[.accessControlAllowHeaders]?.contains("Authorization") == true)
+            let updated = try await client.send(
+                SessionRequests.sessionPath(sessionId),
+                method: .put,
+                body: SessionRequests.cardUpdate(),
+                authorization: SessionRequests.sessionCredential(sessionId)
+            )
+            #expect(updated.status == .ok)
+            #expect(updated.headers[.accessControlAllowOrigin] == "*")
+            let refused = try await client.send(
+                SessionRequests.sessionPath(sessionId),
+                method: .put,
+                body: TestGateway.json(["order": ["amount": "1.00"]]),
+                authorization: SessionRequests.sessionCredential(sessionId)
+            )
+            #expect(refused.status == .badRequest)
+            #expect(refused.headers[.accessControlAllowOrigin] == "*")
+            #expect(refused.string("error.field") == "order.amount")
+        }
+    }
 }

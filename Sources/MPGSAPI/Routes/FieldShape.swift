@@ -1,4 +1,5 @@
 import GatewayCore
+
 /// What a request body may carry, name by name. Unknown names are rejected ("Unexpected
 /// parameter"); known objects that are empty or unused by the operation are accepted and ignored,
 /// as the real gateway does. The transaction request's shapes come from ``RequestCatalogue``.

@@ -1,4 +1,5 @@
 import GatewayCore
+
 /// What Create Session and Update Session bodies may carry: the groups a session may hold, in
 /// one place, with the shapes the request catalogue gives them for AUTHORIZE, PAY and VERIFY (and
 /// the 3-D Secure operations), so whatever a session holds reads back exactly as if the payment

@@ -31,10 +31,13 @@ package struct SessionRoutes: Sendable {
     package func register(on router: Router<GatewayRequestContext>) {
         let base = "/api/rest/version/:version/merchant/:merchantId/session"
         router.post(RouterPath(base)) { request, context in try await create(request, context) }
-        router.put("\(base)/:sessionId") { request, context in try await update(request, context) }
+        // The payer's browser updates its session cross-origin (Apple Pay on a Hosted Session
+        // page), as the mobile SDKs do from the device: CORS for Update Session only.
+        router.put("\(base)/:sessionId") { request, context in await Self.crossOrigin(request, context) { try await update($0, $1) } }
+        router.on("\(base)/:sessionId", method: .options) { _, _ in Self.updatePreflight }
         router.get("\(base)/:sessionId") { request, context in try await retrieve(request, context) }
         router.refuseMethods(except: [.post], on: RouterPath(base))
-        router.refuseMethods(except: [.put, .get], on: "\(base)/:sessionId")
+        router.refuseMethods(except: [.put, .get, .options], on: "\(base)/:sessionId")
     }
 
     private func create(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {

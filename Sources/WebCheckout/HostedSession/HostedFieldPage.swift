@@ -101,7 +101,20 @@ enum HostedFieldPage {
             } else if (message.type === 'style') {
               style(message.kind, message.style);
             } else if (message.type === 'update' && config && config.controller) {
-              update(message.requestId);
+              collect(message.requestId, submit);
+            } else if (message.type === 'validate' && config && config.controller) {
+              collect(message.requestId, function (requestId, values) {
+                var results = {};
+                config.fields.forEach(function (field) {
+                  var entry = values[field];
+                  var result = { isValid: entry.valid && entry.value !== '' };
+                  if (entry.value === '') { result.isValid = field === 'nameOnCard'; if (!result.isValid) result.errorReason = 'EMPTY'; }
+                  else if (!entry.valid) result.errorReason = 'INVALID';
+                  results[field] = result;
+                });
+                send({ type: 'validated', requestId: requestId, results: results });
+                collecting = null;
+              });
             }
           });
 
@@ -119,7 +132,8 @@ enum HostedFieldPage {
             };
           }
 
-          function update(requestId) {
+          // The scope's values, from every field (over the channel), then `done(requestId, values)`.
+          function collect(requestId, done) {
             var now = state();
             collecting = { id: requestId, values: {} };
             collecting.values[FIELD] = { value: now.value, valid: now.valid };
@@ -127,7 +141,7 @@ enum HostedFieldPage {
             var deadline = Date.now() + 3000;
             (function wait() {
               if (!collecting || collecting.id !== requestId) return;
-              if (config.fields.every(function (field) { return collecting.values[field]; })) return submit(requestId, collecting.values);
+              if (config.fields.every(function (field) { return collecting.values[field]; })) return done(requestId, collecting.values);
               if (Date.now() > deadline) return finish(requestId, { status: 'request_timeout', message: 'A card field did not answer' });
               setTimeout(wait, 20);
             })();
@@ -165,13 +179,17 @@ enum HostedFieldPage {
               var body = answer.body || {};
               if (answer.status === 200) {
                 body.status = 'ok';
+                // As the gateway shows a session's card: the security code is there, masked.
+                var shown = body.sourceOfFunds && body.sourceOfFunds.provided && body.sourceOfFunds.provided.card;
+                if (shown && card.securityCode) shown.securityCode = card.securityCode.replace(/./g, 'x');
                 finish(requestId, body);
               } else if (answer.status === 400 && body.error && body.error.field) {
                 var errors = {};
                 errors[errorName(body.error.field)] = 'invalid';
                 finish(requestId, { status: 'fields_in_error', session: { id: config.sessionId }, errors: errors });
               } else {
-                finish(requestId, { status: 'system_error', message: (body.error && body.error.explanation) || 'The session could not be updated' });
+                var explanation = (body.error && body.error.explanation) || 'The session could not be updated';
+                finish(requestId, { status: 'system_error', message: explanation, errors: { message: explanation } });
               }
             }, function () {
               finish(requestId, { status: 'request_timeout', message: 'The gateway could not be reached' });
@@ -207,6 +225,31 @@ enum HostedFieldPage {
             document.getElementById('merchant-style').textContent = Object.keys(rules).map(function (s) { return s + '{' + rules[s] + '}'; }).join('\n');
           }
 
+          var lastEmpty = true;
+          var lastBrand = null;
+          var lastBin = '';
+          function brandOf(digits) {
+            if (/^4/.test(digits)) return 'VISA';
+            if (/^(5[1-5]|2(2[2-9]|[3-6][0-9]|7[01]|720))/.test(digits)) return 'MASTERCARD';
+            if (/^3[47]/.test(digits)) return 'AMEX';
+            if (/^(6011|65|64[4-9])/.test(digits)) return 'DISCOVER';
+            if (/^35/.test(digits)) return 'JCB';
+            if (/^3(0[0-5]|[68])/.test(digits)) return 'DINERS_CLUB';
+            if (/^62/.test(digits)) return 'UNIONPAY';
+            return null;
+          }
+          function cardEvents() {
+            var digits = raw();
+            var brand = digits.length >= 2 ? brandOf(digits) : null;
+            if (brand !== lastBrand) {
+              lastBrand = brand;
+              send({ type: 'event', event: 'cardType', brand: brand, status: brand ? 'SUPPORTED' : (digits.length < 2 ? 'INSUFFICIENT_DIGITS' : 'UNSUPPORTED') });
+            }
+            var bin = digits.length >= 6 ? digits.slice(0, 6) : '';
+            if (bin !== lastBin) { lastBin = bin; send({ type: 'event', event: 'bin' }); }
+          }
+          input.addEventListener('mouseover', function () { event('mouseOver'); });
+          input.addEventListener('mouseout', function () { event('mouseOut'); });
           input.addEventListener('focus', function () { event('focus'); });
           input.addEventListener('blur', function () { event('blur'); });
           input.addEventListener('input', function () {
@@ -216,8 +259,10 @@ enum HostedFieldPage {
               input.value = digits.replace(/(.{4})(?=.)/g, '$1 ');
             }
             event('change');
-            var valid = state().valid;
-            if (valid !== lastValid) { lastValid = valid; event('validity'); }
+            var now = state();
+            if (now.valid !== lastValid) { lastValid = now.valid; event('validity'); }
+            if (now.empty !== lastEmpty) { lastEmpty = now.empty; event('emptiness'); }
+            if (FIELD === 'number') cardEvents();
           });
         })();
         """#

@@ -37,7 +37,7 @@ enum SessionScript {
           var FIELDS = { number: 'card number', securityCode: 'security code', expiryMonth: 'expiry month', expiryYear: 'expiry year', nameOnCard: 'name on card' };
           var DEFAULT_SCOPE = 'default';
           var scopes = {};
-          var handlers = { focus: [], blur: [], change: [], validity: [] };
+          var handlers = { focus: [], blur: [], change: [], validity: [], emptiness: [], mouseOver: [], mouseOut: [], cardType: [], bin: [] };
           var pending = {};
           var counter = 0;
 
@@ -113,6 +113,16 @@ enum SessionScript {
             post(scope, scope.order[0], { type: 'update', requestId: requestId });
           }
 
+          // Each field's validity, as the fields see it: {card: {isValid, number: {isValid, selector, errorReason?}, ...}}.
+          function validate(paymentType, callback, scopeName) {
+            var name = scopeOf(scopeName);
+            var scope = scopes[name];
+            if (!scope || !scope.order.length) throw new Error('PaymentSession.configure first (scope ' + name + ')');
+            var requestId = 'v' + (++counter);
+            pending[requestId] = { scope: scope, validate: callback, timer: setTimeout(function () { delete pending[requestId]; }, 30000) };
+            post(scope, scope.order[0], { type: 'validate', requestId: requestId });
+          }
+
           function frameOf(field, scopeName) {
             var scope = scopes[scopeOf(scopeName)];
             return scope ? { scope: scope, field: fieldName(field) } : null;
@@ -136,6 +146,10 @@ enum SessionScript {
               handlers[event].push({ fields: (fields || []).map(fieldName), fn: fn, scope: scopeOf(scopeName) });
             };
           }
+          // The card number's events: no field list, `(callback, scope)`.
+          function listenToNumber(event) {
+            return function (fn, scopeName) { handlers[event].push({ fields: ['number'], fn: fn, scope: scopeOf(scopeName) }); };
+          }
 
           window.addEventListener('message', function (event) {
             var message = event.data;
@@ -148,6 +162,19 @@ enum SessionScript {
                 scope.initialized = true;
                 report(scope, 'initialized', { status: 'ok', scope: message.scope });
               }
+            } else if (message.type === 'validated') {
+              var asked = pending[message.requestId];
+              if (!asked) return;
+              clearTimeout(asked.timer);
+              delete pending[message.requestId];
+              var card = { isValid: true };
+              Object.keys(message.results || {}).forEach(function (field) {
+                var result = message.results[field];
+                result.selector = scope.config.fields.card[field];
+                card[field] = result;
+                if (!result.isValid) card.isValid = false;
+              });
+              if (typeof asked.validate === 'function') asked.validate({ card: card });
             } else if (message.type === 'updated') {
               var request = pending[message.requestId];
               if (!request) return;
@@ -156,9 +183,18 @@ enum SessionScript {
               report(scope, 'formSessionUpdate', message.response);
             } else if (message.type === 'event' && handlers[message.event]) {
               var selector = scope.config.fields.card[message.field];
+              var role = message.field;
               handlers[message.event].forEach(function (handler) {
-                if (handler.scope === message.scope && handler.fields.indexOf(message.field) >= 0) {
-                  handler.fn(selector, { isValid: message.valid, isIncomplete: message.incomplete, isEmpty: message.empty });
+                if (handler.scope !== message.scope || (handler.fields && handler.fields.indexOf(role) < 0)) return;
+                switch (message.event) {
+                  case 'validity':
+                    handler.fn(selector, { isValid: message.valid, isIncomplete: message.incomplete, isEmpty: message.empty,
+                      errorReason: message.valid ? undefined : (message.empty ? 'EMPTY' : 'INVALID') }, role);
+                    break;
+                  case 'emptiness': handler.fn(selector, { isEmpty: message.empty }, role); break;
+                  case 'cardType': handler.fn(selector, { brand: message.brand, scheme: message.brand, status: message.status }, role); break;
+                  case 'bin': handler.fn(selector, role); break;
+                  default: handler.fn(selector, role);
                 }
               });
             }
@@ -175,7 +211,13 @@ enum SessionScript {
             onFocus: listen('focus'),
             onBlur: listen('blur'),
             onChange: listen('change'),
-            onValidityChange: listen('validity')
+            onValidityChange: listen('validity'),
+            onEmptinessChange: listen('emptiness'),
+            onMouseOver: listen('mouseOver'),
+            onMouseOut: listen('mouseOut'),
+            onCardTypeChange: listenToNumber('cardType'),
+            onCardBINChange: listenToNumber('bin'),
+            validate: validate
           };
         })();
         """#

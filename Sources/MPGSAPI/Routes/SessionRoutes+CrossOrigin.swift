@@ -1,0 +1,44 @@
+import GatewayHTTP
+import Hummingbird
+
+extension SessionRoutes {
+    /// Update Session answered so that a page on any origin can read it, refusals included. No
+    /// cookie is involved: the credential is the `Authorization` header the page sets (the
+    /// session id, which opens that session only).
+    static func crossOrigin(
+        _ request: Request,
+        _ context: GatewayRequestContext,
+        _ handler: (Request, GatewayRequestContext) async throws -> Response
+    ) async -> Response {
+        var response: Response
+        do {
+            response = try await handler(request, context)
+        } catch {
+            let refusal: GatewayError
+            if let known = HostedCheckoutPayments.gatewayError(for: error) {
+                refusal = known
+            } else {
+                let supportCode = String(UInt64.random(in: 0..<UInt64.max), radix: 36).uppercased()
+                context.logger.error("request failed", metadata: ["supportCode": "\(supportCode)", "error": "\(type(of: error))"])
+                refusal = .serverFailed(supportCode: supportCode)
+            }
+            response = Response(
+                status: refusal.status,
+                headers: refusal.headers,
+                body: ResponseBody(byteBuffer: .init(bytes: refusal.body.serialized()))
+            )
+        }
+        response.headers[.accessControlAllowOrigin] = "*"
+        return response
+    }
+
+    static var updatePreflight: Response {
+        Response(
+            status: .noContent,
+            headers: [
+                .accessControlAllowOrigin: "*", .accessControlAllowMethods: "PUT",
+                .accessControlAllowHeaders: "Authorization, Content-Type", .accessControlMaxAge: "600",
+            ]
+        )
+    }
+}
