@@ -76,4 +76,17 @@ struct HostedSessionContractTests {
             #expect(refused.string("error.field") == "order.amount")
         }
     }
+
+    @Test("a null under a name no request catalogue knows is still an unexpected parameter")
+    func unknownNull() async throws {
+        let gateway = try await TestGateway()
+        try await gateway.application.test(.live) { client in
+            let refused = try await client.put(
+                TestGateway.path(order: "hs-null-2", transaction: "1"),
+                TestGateway.json(["apiOperation": "PAY", "colour": NSNull(), "order": ["amount": "56.56", "currency": "USD"]])
+            )
+            #expect(refused.status == .badRequest)
+            #expect(refused.string("error.field") == "colour")
+        }
+    }
 }

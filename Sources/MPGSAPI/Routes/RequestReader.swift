@@ -60,9 +60,10 @@ struct RequestReader {
         case (.object(let fields, let chosen), .object(let members)):
             let path = path(parent, step)
             for (name, member) in members {
-                // A null is absent, whatever the name: an optional field the request does not use
-                // (WooCommerce sends "3DSecureId": null at version 100) is no error.
-                if member == .null { continue }
+                // A null is absent: an optional field the request does not use (WooCommerce sends
+                // "3DSecureId": null at version 100, where the field is gone) is no error. Names
+                // the gateway does not know at all stay unexpected.
+                if member == .null, Self.catalogueNames.contains(name) { continue }
                 guard let childShape = fields[name] ?? chosen else { throw GatewayError.unexpected(Self.path(path, .member(name))) }
                 try check(member, against: childShape, path: path, .member(name))
             }
@@ -79,6 +80,13 @@ struct RequestReader {
             throw GatewayError.invalid(path, "Value for '\(path)' must be an array")
         }
     }
+
+    /// Every name the request catalogues use, at any depth, operation or version (`[n]` dropped).
+    static let catalogueNames: Set<String> = Set(
+        (RequestCatalogue.transactionRequest.fields + CheckoutCatalogue.catalogue.fields).flatMap { field in
+            field.components.map { $0.hasSuffix("[n]") ? String($0.dropLast(3)) : String($0) }
+        }
+    )
 
     /// The value at a dotted path. Walked name by name over the path's bytes, without splitting
     /// it or breaking it into Characters first: the payment readers ask for a dozen paths per request.
