@@ -55,6 +55,9 @@ enum SessionScript {
             scope.callbacks = config.callbacks || {};
             scope.display = (config.interaction && config.interaction.displayControl) || {};
             scope.order = Object.keys(FIELDS).filter(function (field) { return card[field]; });
+            // Configured again (plugins do, with a new session): initialized is said again.
+            scope.initialized = false;
+            scope.ready = {};
             if (!scope.sessionId) { report(scope, 'initialized', { status: 'system_error', message: 'configure needs session: the session id from Create Session' }); return; }
             scope.order.forEach(function (field) { mount(name, scope, field, card[field]); });
           }
