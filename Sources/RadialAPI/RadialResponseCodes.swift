@@ -3,7 +3,7 @@ import GatewayCore
 /// The simulator's outcome in the Radial-style API's codes. `ResponseCode` values, the CVV2 codes
 /// and the AVS codes are from Radial's published lists; `AuthorizationResponseCode` is public for
 /// approvals only (`AP01`, in Radial's examples): the others, and which list value stands for
-/// which simulator outcome, are this gateway's choice (README, "Coming from Radial").
+/// which simulator outcome, are this gateway's choice (Deploy/docs/radial.md).
 struct RadialResponseCodes: Sendable, Equatable {
     /// APPROVED, CSC, DECL or TIMEOUT.
     var responseCode: String

@@ -43,7 +43,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
 }
 
 struct ConfigurationOptions: ParsableArguments {
-    @Option(name: .long, help: "A JSON configuration file (see README for every key).")
+    @Option(name: .long, help: "A JSON configuration file (Deploy/docs/configuration.md lists every key).")
     var config: String?
 
     @Option(name: .long, help: "The address to listen on.")

@@ -55,6 +55,6 @@ enum EnvironmentNames {
         if let meant = UnknownKeys.nearest(name, among: Set(known.keys)) {
             return "is not a configuration variable; did you mean \(meant)?"
         }
-        return "is not a configuration variable (README's configuration table lists them; each key K is read as GATEWAY_K)"
+        return "is not a configuration variable (Deploy/docs/configuration.md lists them; each key K is read as GATEWAY_K)"
     }
 }

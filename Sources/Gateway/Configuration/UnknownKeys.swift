@@ -21,7 +21,7 @@ enum UnknownKeys {
         if parts.count > 4, parts[0] == "merchant", parts[2] == "applePay" {
             return "is not a configuration key: identity \(parts[3]) is not listed in merchant.\(parts[1]).applePay.identities"
         }
-        return "is not a configuration key (README's configuration table lists them all)"
+        return "is not a configuration key (Deploy/docs/configuration.md lists them all)"
     }
 
     /// The read key closest to `key` by edit distance, when close enough to be a slip of the keyboard.

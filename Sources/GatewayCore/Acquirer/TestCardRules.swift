@@ -16,7 +16,7 @@ package enum TestCardRules {
         expiry(5, 37): .unknown,
     ]
 
-    /// The older sandbox's expiry rules, as client test suites recorded them (README, "Test cards").
+    /// The older sandbox's expiry rules, as client test suites recorded them (Deploy/docs/api.md, "Test cards").
     package static let legacyExpiry: [CardExpiry: GatewayCode] = [
         expiry(5, 21): .approved, expiry(5, 24): .approved, expiry(1, 28): .unspecifiedFailure,
         expiry(4, 27): .declined, expiry(8, 28): .expiredCard, expiry(1, 37): .timedOut,

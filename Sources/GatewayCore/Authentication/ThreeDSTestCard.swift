@@ -1,5 +1,5 @@
 /// The simulated 3-D Secure server's test cards, modelled on the gateway's EMV 3-D Secure test
-/// page (one card per scenario; the README lists them). Any other card number is authenticated
+/// page (one card per scenario; Deploy/docs/testing.md lists them). Any other card number is authenticated
 /// frictionlessly, as the amount simulator approves amounts it does not list.
 package enum ThreeDSScenario: String, Sendable, Hashable, CaseIterable {
     case frictionlessSuccess = "FRICTIONLESS_SUCCESS"

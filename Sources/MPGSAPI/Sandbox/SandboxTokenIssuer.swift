@@ -8,7 +8,7 @@ import WireJSON
 /// only a sandbox-mode gateway trusts) and encrypted to the merchant's own Apple Pay identity.
 package struct SandboxTokenIssuer: Sendable {
     package let authority: SandboxAuthority
-    /// Where the authority's files live, for the start-up line and the README's openssl recipe.
+    /// Where the authority's files live, for the start-up line and the openssl recipe in Deploy/docs/testing.md.
     package let directory: String
 
     package init(
