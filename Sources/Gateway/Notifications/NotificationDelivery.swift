@@ -196,7 +196,8 @@ struct NotificationDelivery: Service {
                 guard try await outbox.notificationAttemptFailed(id: notification.id, owner: owner, cause: cause, retryAt: retryAt)
                 else { return nil }
                 if let retryAt {
-                    metadata["retryAt"] = "\(retryAt.timeIntervalSince1970)"
+                    // ISO 8601, as every time the gateway writes (an epoch float also looked like a card number to the log's masker).
+                    metadata["retryAt"] = "\(retryAt.formatted(.iso8601))"
                     logger.notice("notification attempt failed", metadata: metadata)
                 } else {
                     metrics.notificationFailed()

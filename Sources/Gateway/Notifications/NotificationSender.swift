@@ -82,7 +82,16 @@ struct NotificationSender: Sendable {
                 if read > Self.maxResponseBytes { break }
             }
             let code = Int(response.status.code)
-            return (200..<300).contains(code) ? .delivered(code) : .failed("http_\(code / 100)xx")
+            if (200..<300).contains(code) { return .delivered(code) }
+            // The usual first-day mistake: the receiver compares the header with the wrong value.
+            if code == 401 || code == 403 {
+                return .failed(
+                    "http_4xx",
+                    reason: "the receiver refused the secret (HTTP \(code)): X-Notification-Secret carries the merchant's "
+                        + "notification secret, which gateway check-config prints"
+                )
+            }
+            return .failed("http_\(code / 100)xx", reason: "the receiver answered HTTP \(code)")
         } catch let error as HTTPClientError {
             switch error {
             case .connectTimeout: return .failed("connect_timeout")
