@@ -70,7 +70,9 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
         if case .end = unwrapOutboundIn(data), closeAfterEnd {
             // A chunked body passed server.maxBodyBytes: what is left of it would be read as the next request.
             let closed = context.eventLoop.makePromise(of: Void.self)
-            closed.futureResult.whenComplete { _ in context.close(promise: nil) }
+            // The channel (Sendable) rather than the context, which a @Sendable callback may not hold.
+            let channel = context.channel
+            closed.futureResult.whenComplete { _ in channel.close(promise: nil) }
             closed.futureResult.cascade(to: promise)
             return context.write(data, promise: closed)
         }
@@ -102,7 +104,8 @@ final class ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler
         let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: error.status.code), headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 }
 
