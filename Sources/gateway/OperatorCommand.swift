@@ -86,7 +86,11 @@ struct OperatorCommand: AsyncParsableCommand {
     /// One line of standard input, without its line ending.
     static func readPassword() throws -> String {
         guard let line = readLine(strippingNewline: true) else {
-            throw ValidationError("the password is read from standard input, which was empty")
+            // Said plainly, with the way to give it, rather than as a usage error.
+            FileHandle.standardError.write(
+                Data("error: the password is read from standard input, which was empty: printf '%s\\n' \"$PASSWORD\" | gateway operator ...\n".utf8)
+            )
+            throw ExitCode(64)
         }
         return line
     }

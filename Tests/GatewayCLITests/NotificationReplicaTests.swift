@@ -94,7 +94,9 @@ struct NotificationReplicaTests {
             directory: ServeCommandTests.packageRoot,
             environment: environment
         )
-        #expect(delivered.stdout.split(separator: "\n").count == acknowledged.count)
+        let listedLines = delivered.stdout.split(separator: "\n")
+        #expect(listedLines.first?.hasPrefix("id\tstatus\t") == true, "a header row names the columns")
+        #expect(listedLines.dropFirst().count == acknowledged.count)
         // A repeat is a notification the dead replica had in flight, sent again under its own id.
         for (id, copies) in Dictionary(grouping: receiver.arrivals, by: \.id) where copies.count > 1 {
             #expect(Set(copies.map { NotificationDeliveryTests.identifiers($0.body) }).count == 1, "id \(id)")

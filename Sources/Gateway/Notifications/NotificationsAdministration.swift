@@ -16,7 +16,7 @@ public enum NotificationsAdministration {
         }
         let rows = try await withOutbox(overrides) { try await $0.notifications(merchantId: nil, status: wanted, limit: limit) }
         guard !rows.isEmpty else { return "no notifications" }
-        return rows.map(line).joined(separator: "\n")
+        return ([header] + rows.map(line)).joined(separator: "\n")
     }
 
     public static func show(_ overrides: GatewayService.Overrides, id: Int64) async throws -> String {
@@ -47,9 +47,13 @@ public enum NotificationsAdministration {
         public var description: String { "no notification \(id)" }
     }
 
+    /// The columns' names, above the rows (tab-separated, like them).
+    private static let header = ["id", "status", "merchant", "order", "transaction", "attempts", "created", "last error"]
+        .joined(separator: "\t")
+
     private static func line(_ row: OutboxNotification) -> String {
         [
-            "\(row.id)", row.status.rawValue, row.merchantId, row.orderId, row.transactionId, "attempts=\(row.attempts)",
+            "\(row.id)", row.status.rawValue, row.merchantId, row.orderId, row.transactionId, "\(row.attempts)",
             iso(row.createdAt), row.lastError ?? "-",
         ].joined(separator: "\t")
     }
