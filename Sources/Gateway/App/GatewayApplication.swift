@@ -102,6 +102,9 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
         sandboxApplePay: sandboxApplePay,
         maxBodyBytes: services.configuration.limits.maxBodyBytes
     ).register(on: router)
+    // A pointer for a browser opening the gateway's address (issue 62).
+    let sandbox = services.configuration.mode == .sandbox
+    router.get("/") { _, _ in RootPage.response(sandbox: sandbox) }
     // Hosted Session: session.js and its field iframes (issue 61).
     HostedSessionRoutes().register(on: router)
     ThreeDSRoutes().register(on: router)
