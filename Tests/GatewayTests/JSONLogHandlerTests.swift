@@ -59,6 +59,9 @@ struct JSONLogHandlerTests {
             ("4111.1111-1111_1111", "4111.11xx-xxxx_1111"),
             ("card 500000000009.", "card 500000xx0009."),
             ("5000.0000.0009", "5000.00xx.0009"),
+            // A number with a decimal point (an epoch time, an amount) is a number, not a card (issue 62).
+            ("retryAt=1795882345.1231824", "retryAt=1795882345.1231824"),
+            ("amount 5000000.00009", "amount 5000000.00009"),
             // A letter between groups ends the number; so does a four-character separator.
             ("4111a1111-1111-1111", "4111a1111-1111-1111"),
             ("4111----1111-1111-1111", "4111----1111-1111-1111"),

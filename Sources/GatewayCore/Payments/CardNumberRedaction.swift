@@ -124,9 +124,12 @@ package enum CardNumberRedaction {
         }
         for first in groups.indices {
             var positions: [Int] = []
-            for group in groups[first...] {
+            for (offset, group) in groups[first...].enumerated() {
                 positions += group
                 if positions.count > 19 { break }
+                // Two groups joined by one decimal point are a number with a fraction (an epoch
+                // time, an amount), not a card number written in groups.
+                if offset == 1, isDecimalPoint(between: groups[first], group, in: bytes) { continue }
                 if positions.count >= 12, passesLuhn(positions.map { bytes[$0] }) {
                     maskDigits(positions, in: &bytes)
                     changed = true
@@ -134,6 +137,11 @@ package enum CardNumberRedaction {
             }
         }
         return changed
+    }
+
+    /// Whether `first` and `second` are joined by a single `.` and nothing else.
+    private static func isDecimalPoint(between first: Range<Int>, _ second: Range<Int>, in bytes: [UInt8]) -> Bool {
+        second.lowerBound == first.upperBound + 1 && bytes[first.upperBound] == UInt8(ascii: ".")
     }
 
     /// Keeps the first six and last four of the digits at `positions`; separators stay as written.
