@@ -27,7 +27,12 @@ struct RadialCreditCardAuthRequest: Sendable {
         case "WalletPaymentInformation":
             try RadialSchema.validate(element, against: RadialSchema.walletAuthorization, path: path)
             orderId = element.childText("OrderId") ?? ""
-            payment = .wallet(try RadialWalletToken(element.child("WalletPaymentInformation")!, path: "\(path)/WalletPaymentInformation"))
+            payment = .wallet(
+                try RadialWalletToken(
+                    try Self.required("WalletPaymentInformation", in: element, path: path),
+                    path: "\(path)/WalletPaymentInformation"
+                )
+            )
             amount = try element.child("Amount").map { amount throws(RadialFault) in try Self.amount(amount, path: path) }
         case "OrderId" where element.children.dropFirst().first?.name == "CardPresentEncryptedBlob":
             throw RadialFault.invalid(
@@ -36,10 +41,10 @@ struct RadialCreditCardAuthRequest: Sendable {
             )
         case "PaymentContext":
             try RadialSchema.validate(element, against: RadialSchema.cardAuthorization, path: path)
-            let context = element.child("PaymentContext")!
+            let context = try Self.required("PaymentContext", in: element, path: path)
             orderId = context.childText("OrderId") ?? ""
             payment = .card(try Self.card(element, context: context, path: path))
-            amount = try Self.amount(element.child("Amount")!, path: path)
+            amount = try Self.amount(try Self.required("Amount", in: element, path: path), path: path)
         default:
             // Neither sequence starts here: the wallet one's fault says what is expected first.
             try RadialSchema.validate(element, against: RadialSchema.walletAuthorization, path: path)
@@ -47,6 +52,12 @@ struct RadialCreditCardAuthRequest: Sendable {
         }
         requestId = element.attribute("requestId") ?? ""
         schemaVersion = element.childText("SchemaVersion").map(RadialSchemaVersion.init)
+    }
+
+    /// A child the schema check has already required: a fault, never a crash, if the two ever disagree.
+    private static func required(_ name: String, in element: XMLElement, path: String) throws(RadialFault) -> XMLElement {
+        guard let child = element.child(name) else { throw RadialFault.invalid("\(path)/\(name)", "is required") }
+        return child
     }
 
     private static func card(

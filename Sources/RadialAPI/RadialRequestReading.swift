@@ -21,6 +21,10 @@ package enum RadialRequestReading {
             throw RadialFault.invalid(root.name, "is not \(decryptRoot): this operation takes a \(decryptRoot)")
         }
         try RadialSchema.validate(root, against: RadialSchema.decrypt, path: decryptRoot)
-        return try RadialWalletToken(root.child("WalletPaymentInformation")!, path: decryptWalletPath)
+        // Required by the schema just checked: a fault, never a crash, if the two ever disagree.
+        guard let wallet = root.child("WalletPaymentInformation") else {
+            throw RadialFault.invalid(decryptWalletPath, "is required")
+        }
+        return try RadialWalletToken(wallet, path: decryptWalletPath)
     }
 }

@@ -156,7 +156,9 @@ final class HTTP1RequestServer: ChannelDuplexHandler {
         case .part(.body(var bytes)):
             guard !skippingToEnd, var request = reading else { return }
             if request.body.readableBytes + bytes.readableBytes > maxBodyBytes {
-                request.body.writeImmutableBuffer(bytes.readSlice(length: maxBodyBytes + 1 - request.body.readableBytes)!)
+                // At most what arrived (the sum passed the limit); min() says so without a crash.
+                let kept = min(maxBodyBytes + 1 - request.body.readableBytes, bytes.readableBytes)
+                request.body.writeImmutableBuffer(bytes.readSlice(length: kept) ?? ByteBuffer())
                 reading = request
                 skippingToEnd = true
                 handOn(body: .init(buffer: request.body))

@@ -170,7 +170,8 @@ final class HTTP2RequestStreams: ChannelInboundHandler {
         if stream.body.readableBytes + bytes.readableBytes > limits.maxBodyBytes {
             // Over the limit: the route refuses what it is given, and the rest is not waited for.
             let kept = limits.maxBodyBytes + 1 - stream.body.readableBytes
-            stream.body.writeImmutableBuffer(bytes.readSlice(length: kept)!)
+            // `kept` is at most what arrived (the sum passed the limit); min() says so without a crash.
+            stream.body.writeImmutableBuffer(bytes.readSlice(length: min(kept, bytes.readableBytes)) ?? ByteBuffer())
             stream.answering = true
             stream.requestOpen = !data.endStream
         } else {
