@@ -138,6 +138,13 @@ struct ApplePayIdentityCommand: AsyncParsableCommand {
             if config != nil, gatewayMerchant == nil { throw ValidationError("--config needs --gateway-merchant") }
         }
 
+        /// `path` without the working directory's prefix, when it is under it.
+        static func workingRelative(_ path: String) -> String {
+            let working = FileManager.default.currentDirectoryPath
+            let prefix = working.hasSuffix("/") ? working : working + "/"
+            return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+        }
+
         func run() async throws {
             try await ConfigurationExit.reporting {
                 try IdentityFailure.reporting {
@@ -148,8 +155,10 @@ struct ApplePayIdentityCommand: AsyncParsableCommand {
                     // Everything is checked before anything is written.
                     let (matched, slot) = try directory.match(certificate: Array(bytes))
                     let identityName = name ?? slot.label
-                    let keyPath = directory.keyFile(slot).path
-                    let certificatePath = directory.certificateFile(slot).path
+                    // Relative to the working directory when under it, as the configuration
+                    // reads them: the file still works when the checkout moves.
+                    let keyPath = Self.workingRelative(directory.keyFile(slot).path)
+                    let certificatePath = Self.workingRelative(directory.certificateFile(slot).path)
                     let change = try config.map { config in
                         try ApplePayIdentityConfiguration.prepare(
                             file: config,
