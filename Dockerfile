@@ -5,7 +5,7 @@
 # ---------------------------------------------------------------------------------------------
 # Build: the Swift runtime is linked statically, so the runtime image needs no Swift toolchain.
 # ---------------------------------------------------------------------------------------------
-FROM swift:6.3-bookworm AS build
+FROM docker.io/library/swift:6.3-bookworm AS build
 
 # The system libraries Package.swift links: OpenSSL's libcrypto and SQLite (found by pkg-config).
 # hadolint ignore=DL3008
@@ -35,7 +35,7 @@ RUN cp "$(swift build --package-path /build -c release --show-bin-path)/gateway"
 # ---------------------------------------------------------------------------------------------
 # Runtime: slim Debian with exactly the shared libraries the binary links (`ldd` on the build).
 # ---------------------------------------------------------------------------------------------
-FROM debian:bookworm-slim
+FROM docker.io/library/debian:bookworm-slim
 
 # What `ldd` lists for the binary and the backtracer: libssl3 (libcrypto.so.3, and the legacy
 # provider Keychain's PKCS#12 bundles need), libsqlite3-0, zlib1g (libz.so.1: the webhook
