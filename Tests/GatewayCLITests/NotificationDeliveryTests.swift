@@ -246,7 +246,9 @@ struct NotificationDeliveryTests {
         }
         let failed = try gateway(["list", "--status", "failed"])
         #expect(failed.status == 0, "\(failed.stderr)")
-        let line = try #require(failed.stdout.split(separator: "\n").first)
+        let lines = failed.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("id\tstatus\tmerchant\t") == true, "the header row names the columns")
+        let line = try #require(lines.dropFirst().first)
         let id = String(line.split(separator: "\t")[0])
         #expect(line.contains("ops-1") && line.contains("FAILED") && line.contains("connection"))
         let shown = try gateway(["show", id])
@@ -266,7 +268,7 @@ struct NotificationDeliveryTests {
         let arrivals = try await receiver.waitForDistinct(1, timeout: .seconds(20))
         #expect(arrivals.map(\.id) == [id])
         #expect(arrivals.first?.attempt == "1")
-        #expect(try gateway(["list", "--status", "delivered"]).stdout.hasPrefix(id + "\t"))
+        #expect(try gateway(["list", "--status", "delivered"]).stdout.split(separator: "\n").dropFirst().first?.hasPrefix(id + "\t") == true)
     }
 
     @Test("sandbox: check-config prints the generated notification secret, the same on every run")
