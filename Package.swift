@@ -101,6 +101,7 @@ let package = Package(
         .target(
             name: "GatewayStores",
             dependencies: [
+                "ApplePayToken",
                 "GatewayCore",
                 "WireJSON",
                 "CSQLite",
@@ -132,6 +133,7 @@ let package = Package(
                 "ApplePayToken",
                 "GatewayCore",
                 "GatewayHTTP",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -233,6 +235,7 @@ let package = Package(
                 "ApplePayToken",
                 "ApplePaySandbox",
                 "Gateway",
+                "MPGSAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/gateway"

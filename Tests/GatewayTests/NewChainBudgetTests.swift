@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 import HummingbirdTesting
 import SwiftASN1
 import Synchronization

@@ -1,5 +1,6 @@
 import ApplePaySandbox
 import Foundation
+import GatewayCore
 import HummingbirdTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import ApplePaySandbox
 import ApplePayToken
 import Foundation
+import GatewayCore
 import HummingbirdTesting
 import PostgresTestServer
 import StoreTestSupport

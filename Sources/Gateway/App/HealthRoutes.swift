@@ -1,4 +1,5 @@
 import ApplePayToken
+import GatewayCore
 import GatewayHTTP
 import Hummingbird
 import MPGSAPI

@@ -1,5 +1,6 @@
 import ApplePayToken
 import Foundation
+import GatewayCore
 import X509
 
 /// Turns merchant settings into merchants: reads each Apple Pay identity's key material.

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 
 extension GatewayConfiguration {
     /// Reads and validates every key; the first problem stops start-up with the key's name.

@@ -1,3 +1,4 @@
+import GatewayCore
 extension GatewayConfiguration {
     /// `merchant.<ID>.tokens.*`: the merchant's token repository, each key checked by name.
     static func tokenRepository(_ merchantId: String, _ values: ConfigValues) throws(ConfigurationError) -> TokenRepository {

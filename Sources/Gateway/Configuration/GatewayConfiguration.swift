@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 import GatewayStores
 
 /// Everything the service is configured with, validated.

@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayHTTP
 import HTTPTypes
 import Hummingbird

@@ -1,5 +1,6 @@
 import ApplePayToken
 import Foundation
+import GatewayCore
 import Logging
 import Synchronization
 import WireJSON

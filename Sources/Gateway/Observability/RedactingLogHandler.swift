@@ -1,3 +1,4 @@
+import GatewayCore
 import Logging
 
 /// Any handler (the text format's `StreamLogHandler`) with the JSON handler's last guard: card

@@ -1,4 +1,5 @@
 import Dispatch
+import GatewayCore
 
 /// A store that records how long each call to the store it wraps takes, by operation.
 struct TimedTransactionStore: TransactionStore {

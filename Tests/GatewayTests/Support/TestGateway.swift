@@ -229,6 +229,7 @@ extension TestClientProtocol {
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import GatewayCore
 #endif
 
 /// Requests sent at once over many connections (the test client has one connection, which
