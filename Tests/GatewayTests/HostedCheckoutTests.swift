@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -8,6 +9,7 @@ import Testing
 
 @testable import Gateway
 @testable import GatewayCore
+@testable import MPGSAPI
 
 /// Hosted Checkout over TCP, as a merchant's server (INITIATE_CHECKOUT), the gateway's script
 /// (`/api/page/version/{v}/pay`) and the payer's browser (the page's forms) call it. The
@@ -358,6 +360,72 @@ struct HostedCheckoutTests {
             }
             let policy = try #require(page.headers[.contentSecurityPolicy])
             #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'"))
+        }
+    }
+
+    @Test("the form posted from several windows at once pays once", .blocksThreads)
+    func concurrentSubmits() async throws {
+        let gateway = try await TestGateway()
+        try await gateway.application.test(.live) { client in
+            let checkout = try await Checkout.start(client, Self.initiate())
+            let page = try await checkout.page(client)
+            let token = try #require(Self.attribute(named: "formToken", in: page.body))
+            let form = Array(
+                "formToken=\(token)&mode=page&cardNumber=5555555555554444&expiryMonth=01&expiryYear=39&securityCode=100".utf8
+            )
+            let port = try #require(client.port)
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<6 {
+                    group.addTask {
+                        try await LoopbackClient(port: port, source: "127.0.0.1").send(
+                            "POST",
+                            "/checkout/pay/\(checkout.sessionId)",
+                            headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                            body: form
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 303 }.count == 1, "one window completes: \(statuses)")
+            let order = try await client.send(checkout.orderPath, method: .get)
+            let payments = (order.value("transaction") as? [[String: Any]])?.filter {
+                ($0["transaction"] as? [String: Any])?["type"] as? String == "PAYMENT" && $0["result"] as? String == "SUCCESS"
+            }
+            #expect(payments?.count == 1, "\(order.body)")
+        }
+    }
+
+    @Test("while a payment holds the session, the page and its form write nothing that would free it")
+    func claimedSessionStaysClaimed() async throws {
+        let gateway = try await TestGateway()
+        let services = gateway.services
+        let sessions = SessionService(
+            store: services.sessionStore,
+            cipher: services.sessionCipher,
+            lifetime: services.configuration.sessions.lifetime,
+            clock: services.clock
+        )
+        try await gateway.application.test(.live) { client in
+            let checkout = try await Checkout.start(client, Self.initiate())
+            let page = try await checkout.page(client)
+            // A payment from another window has claimed the session and is being processed.
+            let opened = try #require(try await sessions.open(id: checkout.sessionId, merchantId: TestGateway.merchantId))
+            _ = try await sessions.claimForPayment(opened)
+
+            let second = try await checkout.submit(client, page: page, expiry: ("01", "39"))
+            #expect(second.status == .ok)
+            #expect(second.body.contains("being processed"))
+            let shown = try await Self.form(
+                client,
+                "/api/page/version/100/pay",
+                ["session.id": checkout.sessionId],
+                accept: "application/json"
+            )
+            #expect(shown.status != .ok, "\(shown.body)")
+            let after = try #require(try await sessions.open(id: checkout.sessionId, merchantId: TestGateway.merchantId))
+            #expect(after.stored.updateStatus == .claimedForPayment, "the claim still holds")
+            #expect(try await client.send(checkout.orderPath, method: .get).status == .notFound, "nothing was paid")
         }
     }
 

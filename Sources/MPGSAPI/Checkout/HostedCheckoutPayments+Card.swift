@@ -15,6 +15,7 @@ extension HostedCheckoutPayments {
         logger: Logger
     ) async throws -> Outcome {
         if checkout.settings.hasTimedOut(at: routes.sessions.clock()) { return .timedOut }
+        if checkout.session.stored.updateStatus == .claimedForPayment { return .retry(message: Self.beingPaid) }
         let problems = CardFormCheck.problems(card)
         if !problems.isEmpty { return .invalid(problems) }
         let cardFields = CardFormCheck.sourceOfFunds(card)
@@ -53,6 +54,8 @@ extension HostedCheckoutPayments {
         guard authentication.status.proceed, authentication.status != .pending else { return .retry(message: Self.notAuthenticated) }
         return try await pay(checkout, operation: operation, authenticationId: authenticationId, logger: logger)
     }
+
+    static let beingPaid = "This payment is being processed in another window. Wait a moment, then reload this page."
 
     static let notAuthenticated = "Your card issuer could not confirm it is you, so nothing was paid. Try again or use another card."
 
