@@ -4,6 +4,8 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import GatewayCore
+@testable import MPGSAPI
 
 /// What Hosted Session integrations send besides the card: `UPDATE_SESSION` as Update Session's
 /// operation, and nulls for optional fields (WooCommerce's module sends `"3DSecureId": null` on
@@ -88,6 +90,33 @@ struct HostedSessionContractTests {
             )
             #expect(refused.status == .badRequest)
             #expect(refused.string("error.field") == "colour")
+        }
+    }
+
+    @Test("Update Session while a payment holds the session is refused, and the claim holds")
+    func updateWhilePaying() async throws {
+        let gateway = try await TestGateway()
+        let services = gateway.services
+        let sessions = SessionService(
+            store: services.sessionStore,
+            cipher: services.sessionCipher,
+            lifetime: services.configuration.sessions.lifetime,
+            clock: services.clock
+        )
+        try await gateway.application.test(.live) { client in
+            let sessionId = try #require(try await client.createSession(body: SessionRequests.cardUpdate()).string("session.id"))
+            let opened = try #require(try await sessions.open(id: sessionId, merchantId: TestGateway.merchantId))
+            _ = try await sessions.claimForPayment(opened)
+            let refused = try await client.send(
+                SessionRequests.sessionPath(sessionId),
+                method: .put,
+                body: SessionRequests.cardUpdate(number: "4440000009900010"),
+                authorization: SessionRequests.sessionCredential(sessionId)
+            )
+            #expect(refused.status == .badRequest, "\(refused.body)")
+            #expect(refused.string("error.field") == "session.id")
+            let after = try #require(try await sessions.open(id: sessionId, merchantId: TestGateway.merchantId))
+            #expect(after.stored.updateStatus == .claimedForPayment)
         }
     }
 }
