@@ -100,7 +100,9 @@ extension HostedCheckoutRoutes {
         let embedded = form["mode"] == "embedded"
         return await withCheckout(context, embedded: embedded) { checkout in
             guard checkout.accepts(formToken: form["formToken"] ?? "") else { return foreignForm(embedded: embedded) }
-            let timedOut = form["reason"] == "timeout" && checkout.settings.hasTimedOut(at: payments.now())
+            // The page's timer and the gateway's clock may differ by a moment: a timeout posted
+            // within two seconds of the deadline is one.
+            let timedOut = form["reason"] == "timeout" && checkout.settings.hasTimedOut(at: payments.now().addingTimeInterval(2))
             return ending(timedOut ? .timeout : .cancel, checkout, embedded: embedded)
         }
     }

@@ -103,7 +103,7 @@ enum PaymentPageAssets {
               if (!cancel) return;
               cancel.querySelector('input[name="reason"]').value = 'timeout';
               cancel.submit();
-            }, Math.max(0, data.secondsLeft) * 1000);
+            }, Math.max(0, data.secondsLeft) * 1000 + 1000);  // a second past the deadline, not before it
           }
 
           // Apple Pay: only where the browser (or the sandbox's sheet) can pay.
