@@ -51,6 +51,15 @@ extension StoredSession {
         try checkVersion(version)
     }
 
+    /// A session a payment holds takes no update until the payment is over: an update would
+    /// free the claim, and a second payment could use the session while the first is in flight.
+    package func checkUpdatable() throws(SessionRejection) {
+        if isHeldByPayment { throw .inUse }
+    }
+
+    /// Whether a payment has claimed the session and is being processed.
+    package var isHeldByPayment: Bool { updateStatus == .claimedForPayment }
+
     /// An update that names `session.version` applies only to that version.
     package func checkVersion(_ version: String?) throws(SessionRejection) {
         if let version, version != self.version { throw .staleVersion(version) }

@@ -9,7 +9,8 @@ extension HostedCheckoutPayments {
     /// operation NONE the token goes into the session for the merchant to pay with.
     package func payWithApplePay(_ checkout: Checkout, paymentData: JSONValue, logger: Logger) async throws -> Outcome {
         if checkout.settings.hasTimedOut(at: routes.sessions.clock()) { return .timedOut }
-        if checkout.session.stored.updateStatus == .claimedForPayment { return .retry(message: Self.beingPaid) }
+        // Said in words here; the session's own rule refuses the update anyway.
+        if checkout.session.stored.isHeldByPayment { return .retry(message: Self.beingPaid) }
         guard case .object = paymentData else {
             throw GatewayError.invalid("paymentData", "paymentData must be the Apple Pay payment token's paymentData object")
         }

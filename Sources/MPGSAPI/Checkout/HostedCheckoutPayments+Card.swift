@@ -15,7 +15,8 @@ extension HostedCheckoutPayments {
         logger: Logger
     ) async throws -> Outcome {
         if checkout.settings.hasTimedOut(at: routes.sessions.clock()) { return .timedOut }
-        if checkout.session.stored.updateStatus == .claimedForPayment { return .retry(message: Self.beingPaid) }
+        // Said in words here; the session's own rule refuses the update anyway.
+        if checkout.session.stored.isHeldByPayment { return .retry(message: Self.beingPaid) }
         let problems = CardFormCheck.problems(card)
         if !problems.isEmpty { return .invalid(problems) }
         let cardFields = CardFormCheck.sourceOfFunds(card)

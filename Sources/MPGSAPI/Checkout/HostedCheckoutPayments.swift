@@ -102,12 +102,6 @@ package struct HostedCheckoutPayments: Sendable {
         }
     }
 
-    /// A payment claimed the session and is being processed (another tab, a double submit): an
-    /// update now would free the claim and let a second payment through, so nothing is written.
-    static func refuseWhilePaying(_ checkout: Checkout) throws(SessionRejection) {
-        if checkout.session.stored.updateStatus == .claimedForPayment { throw .inUse }
-    }
-
     /// The live checkout session `sessionId` names; nil when there is none (unknown, expired,
     /// paid, or a session that is not a checkout's).
     package func open(_ sessionId: String) async throws -> Checkout? {
@@ -132,7 +126,6 @@ package struct HostedCheckoutPayments: Sendable {
         links: CheckoutSettings.PageLinks,
         configuredOrder: [String: String]
     ) async throws -> Checkout {
-        try Self.refuseWhilePaying(checkout)
         var session = checkout.session
         var settings = checkout.settings
         settings.page = links

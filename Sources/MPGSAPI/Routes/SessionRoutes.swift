@@ -109,9 +109,7 @@ package struct SessionRoutes: Sendable {
         }
         // Without Authorization the body's operation is what says this is the payer's update.
         if credential == .sessionIdInPath, operation == nil { throw GatewayError.invalidCredentials }
-        // A payment holds the session: an update now would free its claim and let a second
-        // payment use the session while the first is in flight.
-        if session.stored.updateStatus == .claimedForPayment { throw SessionRejection.inUse }
+        try session.stored.checkUpdatable()
         try session.stored.checkVersion(reader.text("session.version"))
         if credential.isPayer { try Self.refuseMerchantFields(reader.root) }
         let update = SessionContent.storable(reader.root)

@@ -108,6 +108,7 @@ package struct SessionService: Sendable {
     /// changed the session since it was opened.
     func update(_ session: OpenSession, with content: JSONValue) async throws -> OpenSession {
         let cipher = try enabledCipher()
+        try session.stored.checkUpdatable()
         var updated = session
         updated.content = SessionContent.merged(session.content, content)
         updated.stored = session.stored.updated(sealedContent: try seal(updated, cipher), version: SessionIdentifiers.newVersion())
