@@ -78,12 +78,15 @@ package struct GatewayRoutes: Sendable {
         let pathMerchantId = context.parameters.get("merchantId") ?? ""
         let merchant: Merchant
         let credential: MerchantAuthentication.Credential
-        // threeDS.js authenticates the payer from the browser with the session credential.
-        let payerSession = authentication.payerSessionCaller(request, context, pathMerchantId: pathMerchantId)
-        if let payerSession {
-            (merchant, credential) = (payerSession.merchant, .apiPassword)
-        } else {
+        // threeDS.js authenticates the payer from the browser with the session credential: looked
+        // at only when the API password is not there, so the merchant's requests pay nothing for it.
+        var payerSession: (merchant: Merchant, sessionId: String)?
+        do {
             (merchant, credential) = try authentication.authenticateCaller(request, context, pathMerchantId: pathMerchantId)
+        } catch {
+            guard let payer = authentication.payerSessionCaller(request, context, pathMerchantId: pathMerchantId) else { throw error }
+            payerSession = payer
+            (merchant, credential) = (payer.merchant, .apiPassword)
         }
         let orderId = try Self.identifier(context, "orderId", field: "order.id")
         let transactionId = try Self.identifier(context, "transactionId", field: "transaction.id")

@@ -63,7 +63,7 @@ struct RequestReader {
                 // A null is absent: an optional field the request does not use (WooCommerce sends
                 // "3DSecureId": null at version 100, where the field is gone) is no error. Names
                 // the gateway does not know at all stay unexpected.
-                if member == .null, Self.catalogueNames.contains(name) { continue }
+                if case .null = member, Self.catalogueNames.contains(name) { continue }
                 guard let childShape = fields[name] ?? chosen else { throw GatewayError.unexpected(Self.path(path, .member(name))) }
                 try check(member, against: childShape, path: path, .member(name))
             }
