@@ -399,13 +399,7 @@ struct HostedCheckoutTests {
     @Test("while a payment holds the session, the page and its form write nothing that would free it")
     func claimedSessionStaysClaimed() async throws {
         let gateway = try await TestGateway()
-        let services = gateway.services
-        let sessions = SessionService(
-            store: services.sessionStore,
-            cipher: services.sessionCipher,
-            lifetime: services.configuration.sessions.lifetime,
-            clock: services.clock
-        )
+        let sessions = gateway.services.sessionService
         try await gateway.application.test(.live) { client in
             let checkout = try await Checkout.start(client, Self.initiate())
             let page = try await checkout.page(client)

@@ -96,13 +96,7 @@ struct HostedSessionContractTests {
     @Test("Update Session while a payment holds the session is refused, and the claim holds")
     func updateWhilePaying() async throws {
         let gateway = try await TestGateway()
-        let services = gateway.services
-        let sessions = SessionService(
-            store: services.sessionStore,
-            cipher: services.sessionCipher,
-            lifetime: services.configuration.sessions.lifetime,
-            clock: services.clock
-        )
+        let sessions = gateway.services.sessionService
         try await gateway.application.test(.live) { client in
             let sessionId = try #require(try await client.createSession(body: SessionRequests.cardUpdate()).string("session.id"))
             let opened = try #require(try await sessions.open(id: sessionId, merchantId: TestGateway.merchantId))

@@ -48,12 +48,7 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
     environment.notificationDoorbell = services.notificationDoorbell
     // Only where a delivery loop will take them.
     if services.outbox != nil { environment.justRecorded = services.justRecorded }
-    let sessions = SessionService(
-        store: services.sessionStore,
-        cipher: services.sessionCipher,
-        lifetime: services.configuration.sessions.lifetime,
-        clock: services.clock
-    )
+    let sessions = services.sessionService
     let tokens = TokenService(store: services.tokenStore, cipher: services.sessionCipher, clock: services.clock)
     let routes = GatewayRoutes(
         authentication: MerchantAuthentication(merchants: services.merchants),

@@ -11,7 +11,7 @@ enum CardFormCheck {
         let number = digitsOnly(card.number)
         if number.isEmpty {
             problems[.number] = "Enter the card number."
-        } else if number.count < 12 || number.count > 19 || !isLuhnValid(number) {
+        } else if number.count < 12 || number.count > 19 || !number.allSatisfy(\.isASCIIDigit) || !Luhn.isValid(number) {
             problems[.number] = words(for: .number)
         }
         if let month = Int(card.expiryMonth.trimmed), (1...12).contains(month), card.expiryMonth.trimmed.count <= 2 {
@@ -79,20 +79,6 @@ enum CardFormCheck {
     /// Spaces and dashes people type between groups of digits go; anything else stays, to fail.
     static func digitsOnly(_ text: String) -> String {
         String(text.filter { $0 != " " && $0 != "-" })
-    }
-
-    static func isLuhnValid(_ digits: String) -> Bool {
-        guard digits.allSatisfy(\.isASCIIDigit) else { return false }
-        var sum = 0
-        for (index, character) in digits.reversed().enumerated() {
-            var value = Int(character.asciiValue! - 48)
-            if index % 2 == 1 {
-                value *= 2
-                if value > 9 { value -= 9 }
-            }
-            sum += value
-        }
-        return sum % 10 == 0
     }
 }
 

@@ -55,7 +55,13 @@ extension GatewayRoutes {
     /// The sandbox ACS page's address as the payer's browser reaches this gateway: the request's
     /// host, and https when a proxy in front says the request came that way.
     static func acsURL(_ request: Request) -> String {
+        browserOrigin(request) + ACSRoutes.challengePath
+    }
+
+    /// The gateway's own address as the payer's browser reaches it: the request's host, and
+    /// https when a proxy in front says the request came that way.
+    package static func browserOrigin(_ request: Request) -> String {
         let scheme = request.headers[.init("X-Forwarded-Proto")!] == "https" ? "https" : "http"
-        return "\(scheme)://\(request.head.authority ?? "127.0.0.1")\(ACSRoutes.challengePath)"
+        return "\(scheme)://\(request.head.authority ?? "127.0.0.1")"
     }
 }

@@ -18,40 +18,52 @@ package struct MPGSErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         do {
             return try await next(request, context)
-        } catch let error as GatewayError {
-            return try error.response(from: request, context: context)
-        } catch let refusal as MethodNotAllowed {
+        } catch {
+            return try GatewayError.refusal(for: error, logger: context.logger).response(from: request, context: context)
+        }
+    }
+}
+
+extension GatewayError {
+    /// Any error as the MPGS error a client gets: client errors as they are, routing errors as
+    /// MPGS 404s and 405s, a store outage as SERVER_BUSY (logged at most once per cause every ten
+    /// seconds), anything unexpected as SERVER_FAILED with a support code that is also logged.
+    /// The one mapping for every MPGS-style answer: the API, Update Session's cross-origin
+    /// answers, and the hosted pages and their scripts.
+    package static func refusal(for error: any Error, logger: Logger) -> GatewayError {
+        switch error {
+        case let error as GatewayError: return error
+        case let refusal as MethodNotAllowed:
             var error = GatewayError(
                 status: .methodNotAllowed,
                 cause: .invalidRequest,
                 explanation: "Method \(refusal.method.rawValue) is not allowed on this resource; use \(refusal.allow)"
             )
             error.allow = refusal.allow
-            return try error.response(from: request, context: context)
-        } catch let rejection as PaymentRejection {
-            return try rejection.response(from: request, context: context)
-        } catch let rejection as SessionRejection {
-            return try rejection.response(from: request, context: context)
-        } catch let rejection as CardTokenRejection {
-            return try rejection.response(from: request, context: context)
-        } catch let error as HTTPError {
-            return try Self.gatewayError(for: error.status).response(from: request, context: context)
-        } catch let error as StoreUnavailable {
+            return error
+        case let rejection as PaymentRejection: return rejection.gatewayError
+        case let rejection as SessionRejection: return rejection.gatewayError
+        case let rejection as CardTokenRejection: return rejection.gatewayError
+        case let rejection as AuthenticationRejection: return rejection.gatewayError
+        case let error as HTTPError: return routing(error.status)
+        case let error as StoreUnavailable:
             // The database is down, overloaded or cannot write: a retry later will do (retries are
-            // idempotent). Logged at most once per cause every ten seconds.
-            error.log(to: context.logger)
-            return try GatewayError.serverBusy.response(from: request, context: context)
-        } catch {
+            // idempotent).
+            error.log(to: logger)
+            return .serverBusy
+        default:
             let supportCode = String(UInt64.random(in: 0..<UInt64.max), radix: 36).uppercased()
-            context.logger.error(
-                "request failed",
-                metadata: ["supportCode": "\(supportCode)", "error": "\(String(describing: error))"]
-            )
-            return try GatewayError.serverFailed(supportCode: supportCode).response(from: request, context: context)
+            logger.error("request failed", metadata: ["supportCode": "\(supportCode)", "error": "\(String(describing: error))"])
+            return .serverFailed(supportCode: supportCode)
         }
     }
 
-    private static func gatewayError(for status: HTTPResponse.Status) -> GatewayError {
+    /// What the page a person reads says: the explanation, with the support code when there is one.
+    package var pageExplanation: String {
+        supportCode.map { "\(explanation) Support code: \($0)." } ?? explanation
+    }
+
+    private static func routing(_ status: HTTPResponse.Status) -> GatewayError {
         switch status {
         case .notFound: .notFound()
         case .methodNotAllowed:

@@ -14,19 +14,8 @@ extension SessionRoutes {
         do {
             response = try await handler(request, context)
         } catch {
-            let refusal: GatewayError
-            if let known = HostedCheckoutPayments.gatewayError(for: error) {
-                refusal = known
-            } else {
-                let supportCode = String(UInt64.random(in: 0..<UInt64.max), radix: 36).uppercased()
-                context.logger.error("request failed", metadata: ["supportCode": "\(supportCode)", "error": "\(type(of: error))"])
-                refusal = .serverFailed(supportCode: supportCode)
-            }
-            response = Response(
-                status: refusal.status,
-                headers: refusal.headers,
-                body: ResponseBody(byteBuffer: .init(bytes: refusal.body.serialized()))
-            )
+            let refusal = GatewayError.refusal(for: error, logger: context.logger)
+            response = (try? refusal.response(from: request, context: context)) ?? Response(status: .internalServerError)
         }
         response.headers[.accessControlAllowOrigin] = "*"
         return response

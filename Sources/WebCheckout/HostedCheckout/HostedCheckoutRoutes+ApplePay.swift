@@ -63,21 +63,18 @@ extension HostedCheckoutRoutes {
     ) async -> Response {
         do {
             guard let bytes = await body(request), let fields = try? JSONValue(parsing: bytes), case .object = fields else {
-                return Self.json(.badRequest, Self.failure("The request body must be a JSON object"))
+                return BrowserResponse.json(.badRequest, Self.failure("The request body must be a JSON object"))
             }
             guard let checkout = try await payments.open(context.parameters.get("sessionId") ?? "") else {
-                return Self.json(.notFound, Self.failure(GatewayError.unknownCheckoutSession.explanation))
+                return BrowserResponse.json(.notFound, Self.failure(GatewayError.unknownCheckoutSession.explanation))
             }
             guard checkout.accepts(formToken: fields["formToken"]?.stringValue ?? "") else {
-                return Self.json(.forbidden, Self.failure("This request was not made by this checkout session's page"))
+                return BrowserResponse.json(.forbidden, Self.failure("This request was not made by this checkout session's page"))
             }
-            return Self.json(.ok, try await handler(checkout, fields))
+            return BrowserResponse.json(.ok, try await handler(checkout, fields))
         } catch {
-            guard let refusal = HostedCheckoutPayments.gatewayError(for: error) else {
-                context.logger.error("Apple Pay on the payment page failed", metadata: ["error": "\(type(of: error))"])
-                return Self.json(.internalServerError, Self.failure("Something went wrong on our side and nothing was paid. Try again."))
-            }
-            return Self.json(refusal.status, Self.failure(refusal.explanation))
+            let refusal = GatewayError.refusal(for: error, logger: context.logger)
+            return BrowserResponse.json(refusal.status, Self.failure(refusal.pageExplanation))
         }
     }
 

@@ -161,13 +161,12 @@ extension HostedCheckoutRoutes {
             }
             return try await body(checkout)
         } catch {
-            let refusal = HostedCheckoutPayments.gatewayError(for: error)
-            if refusal == nil { context.logger.error("hosted payment page failed", metadata: ["error": "\(type(of: error))"]) }
+            let refusal = GatewayError.refusal(for: error, logger: context.logger)
             return BrowserResponse.page(
-                refusal?.status ?? .internalServerError,
+                refusal.status,
                 PaymentPage.problem(
                     title: "The payment could not be completed",
-                    message: refusal?.explanation ?? "Something went wrong on our side and nothing was paid. Try again in a moment.",
+                    message: refusal.pageExplanation,
                     embedded: embedded
                 ),
                 framing: embedded ? .anyOrigin : .denied

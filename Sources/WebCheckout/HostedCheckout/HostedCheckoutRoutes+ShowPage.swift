@@ -37,10 +37,10 @@ extension HostedCheckoutRoutes {
         let wantsJSON = request.headers[.accept]?.contains("application/json") ?? false
         func refuse(_ error: GatewayError) -> Response {
             wantsJSON
-                ? Self.json(error.status, error.body)
+                ? BrowserResponse.json(error.status, error.body)
                 : BrowserResponse.page(
                     error.status,
-                    PaymentPage.problem(title: "This payment cannot be shown", message: error.explanation, embedded: false)
+                    PaymentPage.problem(title: "This payment cannot be shown", message: error.pageExplanation, embedded: false)
                 )
         }
         guard let bytes = await body(request), let fields = Self.fields(bytes) else {
@@ -75,13 +75,9 @@ extension HostedCheckoutRoutes {
                 )
             }
             let page = mode == .paymentPage ? "/checkout/pay/\(sessionId)" : "/checkout/embedded/\(sessionId)"
-            return wantsJSON ? Self.json(.ok, .object(["redirectURL": .string(page)])) : BrowserResponse.seeOther(page)
+            return wantsJSON ? BrowserResponse.json(.ok, .object(["redirectURL": .string(page)])) : BrowserResponse.seeOther(page)
         } catch {
-            guard let refusal = HostedCheckoutPayments.gatewayError(for: error) else {
-                context.logger.error("showing the payment page failed", metadata: ["error": "\(type(of: error))"])
-                return refuse(.invalidBrowserRequest(nil, "The payment page could not be prepared; try again"))
-            }
-            return refuse(refusal)
+            return refuse(GatewayError.refusal(for: error, logger: context.logger))
         }
     }
 

@@ -58,21 +58,13 @@ package struct HostedCheckoutRoutes: Sendable {
         router.get("/checkout/api/retrieveWsapiVersion/:sessionId") { _, context in
             var response: Response
             if let checkout = try await payments.open(context.parameters.get("sessionId") ?? "") {
-                response = Self.json(.ok, .object(["wsapiVersion": .string(String(checkout.settings.apiVersion))]))
+                response = BrowserResponse.json(.ok, .object(["wsapiVersion": .string(String(checkout.settings.apiVersion))]))
             } else {
-                response = Self.json(.notFound, GatewayError.unknownCheckoutSession.body)
+                response = BrowserResponse.json(.notFound, GatewayError.unknownCheckoutSession.body)
             }
             response.headers[.accessControlAllowOrigin] = "*"
             return response
         }
-    }
-
-    static func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
-        Response(
-            status: status,
-            headers: [.contentType: "application/json;charset=UTF-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.serialized()))
-        )
     }
 
     /// The request body, or nil past the limit or when the request cannot be framed.
@@ -80,10 +72,6 @@ package struct HostedCheckoutRoutes: Sendable {
         try? await RequestBytes.collect(request, limit: maxBodyBytes)
     }
 
-    /// The gateway's own address as the payer's browser reaches it (https when a proxy in front
-    /// says so), for the addresses the sandbox ACS and Apple Pay need.
-    static func origin(_ request: Request) -> String {
-        let scheme = request.headers[HTTPField.Name("X-Forwarded-Proto")!] == "https" ? "https" : "http"
-        return "\(scheme)://\(request.head.authority ?? "127.0.0.1")"
-    }
+    /// The gateway's own address as the payer's browser reaches it (the API's own rule).
+    static func origin(_ request: Request) -> String { GatewayRoutes.browserOrigin(request) }
 }

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import WireJSON
 
 /// The answers of the browser half: pages, scripts and JSON for scripts, each with the headers a
 /// payment page needs. Pages load nothing from outside the gateway (the Content-Security-Policy
@@ -83,6 +84,15 @@ package enum BrowserResponse {
                         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Your bank</title></head><body>\(html)</body></html>"
                 )
             )
+        )
+    }
+
+    /// JSON for a page's script (the gateway's own or the sandbox sheet's): never cached.
+    package static func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json;charset=UTF-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.serialized()))
         )
     }
 

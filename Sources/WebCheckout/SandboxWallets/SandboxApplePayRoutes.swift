@@ -164,22 +164,14 @@ package struct SandboxApplePayRoutes: Sendable {
             } catch .malformed(let why) {
                 throw SandboxApplePayError.request("Malformed HTTP request: \(why)")
             }
-            response = Self.json(.ok, try handler(try SandboxApplePayFields(body: bytes)))
+            response = BrowserResponse.json(.ok, try handler(try SandboxApplePayFields(body: bytes)))
         } catch let error as SandboxApplePayError {
-            response = Self.json(error.status, error.body)
+            response = BrowserResponse.json(error.status, error.body)
         } catch {
-            response = Self.json(.badRequest, SandboxApplePayError.request("The request could not be read").body)
+            response = BrowserResponse.json(.badRequest, SandboxApplePayError.request("The request could not be read").body)
         }
         if crossOrigin { Self.allowAnyOrigin(&response.headers) }
         return response
-    }
-
-    private static func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
-        Response(
-            status: status,
-            headers: [.contentType: "application/json;charset=UTF-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.serialized()))
-        )
     }
 
     /// Any page may call the sheet's endpoints (the merchant's origin is not known in advance);
