@@ -75,6 +75,25 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        // Verifies and decrypts Google Pay payment method tokens (ECv2, ECv1, ECv2SigningOnly). No HTTP, no database.
+        .target(
+            name: "GooglePayToken",
+            dependencies: [
+                "WireJSON",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // A sandbox Google root and an ECv2 token minter, for tests and the sandbox.
+        .target(
+            name: "GooglePaySandbox",
+            dependencies: [
+                "GooglePayToken",
+                "WireJSON",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         // The system SQLite for the embedded store.
         .systemLibrary(
             name: "CSQLite",
@@ -314,6 +333,19 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ]
+        ),
+        // Google Pay tokens: public vectors, tokens minted by Python, single-byte tampering.
+        .testTarget(
+            name: "GooglePayTokenTests",
+            dependencies: [
+                "GooglePayToken",
+                "GooglePaySandbox",
+                "WireJSON",
+                "BlockingWork",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            // Minting/ is the Python minter; Fixtures/ the public vectors (data, not sources).
+            exclude: ["Minting", "Fixtures"]
         ),
         // Starts throwaway PostgreSQL servers, so the store and replica tests need no setup.
         .target(

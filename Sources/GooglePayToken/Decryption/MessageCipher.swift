@@ -1,0 +1,55 @@
+import Crypto
+import _CryptoExtras
+
+/// Google's ECIES-KEM and DEM: ECDH with the ephemeral key, HKDF-SHA256 (IKM = ephemeral point ||
+/// shared secret, zero salt, info "Google") into an AES-CTR key and an HMAC-SHA256 key; the tag is
+/// checked, in constant time, before anything is decrypted.
+enum MessageCipher {
+    /// The plaintext, and which of `privateKeys` opened it.
+    static func open(
+        _ message: EncryptedMessage,
+        version: GooglePaymentMethodToken.ProtocolVersion,
+        privateKeys: [P256.KeyAgreement.PrivateKey]
+    ) throws(GooglePayTokenError) -> (plaintext: [UInt8], keyIndex: Int) {
+        let ephemeral: P256.KeyAgreement.PublicKey
+        do {
+            ephemeral = try P256.KeyAgreement.PublicKey(x963Representation: message.ephemeralPublicKey)
+        } catch {
+            throw GooglePayTokenError(
+                .malformedToken,
+                "signedMessage.ephemeralPublicKey is not a point on P-256",
+                field: "signedMessage.ephemeralPublicKey"
+            )
+        }
+        // ECv1 uses 128-bit keys, ECv2 256-bit ones; the MAC key is as long as the AES key.
+        let keyBytes = version == .ecV1 ? 16 : 32
+        for (index, privateKey) in privateKeys.enumerated() {
+            guard let shared = try? privateKey.sharedSecretFromKeyAgreement(with: ephemeral) else { continue }
+            let inputKeyMaterial = shared.withUnsafeBytes { message.ephemeralPublicKey + Array($0) }
+            let derived = HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: SymmetricKey(data: inputKeyMaterial),
+                salt: [UInt8](repeating: 0, count: SHA256.byteCount),
+                info: Array("Google".utf8),
+                outputByteCount: 2 * keyBytes
+            )
+            let (encryptionKey, macKey) = derived.withUnsafeBytes { bytes in
+                (SymmetricKey(data: bytes.prefix(keyBytes)), SymmetricKey(data: bytes.suffix(keyBytes)))
+            }
+            guard HMAC<SHA256>.isValidAuthenticationCode(message.tag, authenticating: message.ciphertext, using: macKey) else {
+                continue
+            }
+            do {
+                let nonce = try AES._CTR.Nonce(nonceBytes: [UInt8](repeating: 0, count: 16))
+                return (Array(try AES._CTR.decrypt(message.ciphertext, using: encryptionKey, nonce: nonce)), index)
+            } catch {
+                throw GooglePayTokenError(.decryptionFailed, "AES-CTR decryption failed after the tag verified")
+            }
+        }
+        throw GooglePayTokenError(
+            .tagMismatch,
+            "the tag verifies with none of the \(privateKeys.count) configured private keys "
+                + "(encrypted for another key, or the ciphertext or tag was altered)",
+            field: "signedMessage.tag"
+        )
+    }
+}

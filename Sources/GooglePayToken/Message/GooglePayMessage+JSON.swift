@@ -1,0 +1,140 @@
+import Foundation
+import WireJSON
+
+extension GooglePayMessage {
+    /// The longest messageId accepted: Google's are about 140 characters; it is stored as a replay key.
+    static let maxMessageIdBytes = 512
+    static let maxGatewayMerchantIdBytes = 256
+    static let maxCryptogramBytes = 64
+
+    /// Reads the plaintext: strict on the keys Google documents, tolerant of new ones.
+    public init<Bytes: Collection<UInt8>>(jsonBytes: Bytes) throws(GooglePayTokenError) {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: jsonBytes)
+        } catch {
+            if let key = error.duplicateKey {
+                throw GooglePayTokenError(.malformedMessage, "the message repeats the key \"\(key.prefix(40))\"")
+            }
+            throw GooglePayTokenError(.malformedMessage, "the message is not JSON")
+        }
+        guard case .object(let object) = value else {
+            throw GooglePayTokenError(.malformedMessage, "the message is not a JSON object")
+        }
+        var reader = MessageFieldReader(object: object, prefix: "")
+        // A decrypted message is still input: a sandbox or a leaked intermediate key must not get
+        // a malformed card number or replay key past this point.
+        messageId = try reader.string("messageId") { text in
+            (1...Self.maxMessageIdBytes).contains(text.utf8.count) && text.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+                ? nil : "must be 1 to \(Self.maxMessageIdBytes) printable ASCII characters"
+        }
+        let expirationText = try reader.string("messageExpiration") { text in
+            EpochMilliseconds.date(text) == nil ? "must be milliseconds since the epoch, as a string of digits" : nil
+        }
+        messageExpiration = EpochMilliseconds.date(expirationText) ?? .distantPast
+        paymentMethod = try reader.string("paymentMethod")
+        guard paymentMethod == "CARD" else {
+            throw GooglePayTokenError(
+                .unsupportedPaymentMethod,
+                "paymentMethod \"\(paymentMethod.prefix(20))\" is not CARD",
+                field: "paymentMethod"
+            )
+        }
+        gatewayMerchantId = try reader.optionalString("gatewayMerchantId")
+        if let merchant = gatewayMerchantId,
+            merchant.isEmpty || merchant.utf8.count > Self.maxGatewayMerchantIdBytes
+                || merchant.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        {
+            throw GooglePayTokenError(
+                .malformedMessage,
+                "gatewayMerchantId must be 1 to \(Self.maxGatewayMerchantIdBytes) bytes without control characters",
+                field: "gatewayMerchantId"
+            )
+        }
+        var details = MessageFieldReader(object: try reader.object("paymentMethodDetails"), prefix: "paymentMethodDetails.")
+        paymentMethodDetails = try PaymentMethodDetails(reading: &details)
+        additionalFields = reader.remaining
+    }
+}
+
+extension GooglePayMessage.PaymentMethodDetails {
+    fileprivate init(reading reader: inout MessageFieldReader) throws(GooglePayTokenError) {
+        let method = try reader.string("authMethod")
+        guard let authMethod = GooglePayMessage.AuthMethod(rawValue: method) else {
+            throw GooglePayTokenError(
+                .unsupportedPaymentMethod,
+                "paymentMethodDetails.authMethod \"\(method.prefix(20))\" is neither PAN_ONLY nor CRYPTOGRAM_3DS",
+                field: "paymentMethodDetails.authMethod"
+            )
+        }
+        self.authMethod = authMethod
+        pan = try reader.string("pan") { text in
+            (12...19).contains(text.utf8.count) && text.utf8.allSatisfy { (0x30...0x39).contains($0) } ? nil : "must be 12 to 19 digits"
+        }
+        expirationMonth = try reader.integer("expirationMonth", in: 1...12)
+        expirationYear = try reader.integer("expirationYear", in: 1000...9999)
+        let cryptogram = try reader.optionalString("cryptogram")
+        let eci = try reader.optionalString("eciIndicator")
+        switch authMethod {
+        case .cryptogram3DS:
+            guard let cryptogram else { throw reader.failure("cryptogram", "is missing (CRYPTOGRAM_3DS carries one)") }
+            guard let bytes = StrictBase64.decode(cryptogram), (1...GooglePayMessage.maxCryptogramBytes).contains(bytes.count) else {
+                throw reader.failure("cryptogram", "must be base64 of 1 to \(GooglePayMessage.maxCryptogramBytes) bytes")
+            }
+            if let eci, !((1...2).contains(eci.utf8.count) && eci.utf8.allSatisfy { (0x30...0x39).contains($0) }) {
+                throw reader.failure("eciIndicator", "must be one or two digits")
+            }
+        case .panOnly:
+            // A cryptogram with a card on file would be read as a device token downstream.
+            if cryptogram != nil { throw reader.failure("cryptogram", "is only for CRYPTOGRAM_3DS") }
+            if eci != nil { throw reader.failure("eciIndicator", "is only for CRYPTOGRAM_3DS") }
+        }
+        self.cryptogram = cryptogram
+        eciIndicator = eci
+        additionalFields = reader.remaining
+    }
+}
+
+/// Takes documented keys out of an object one by one; what is left are the unknown keys.
+private struct MessageFieldReader {
+    var object: [String: JSONValue]
+    let prefix: String
+
+    var remaining: [String: JSONValue] { object }
+
+    /// A required string; `problem` says what is wrong with its text, or nil when it is right.
+    mutating func string(_ key: String, problem: (String) -> String? = { _ in nil }) throws(GooglePayTokenError) -> String {
+        guard let value = try optionalString(key) else { throw failure(key, "is missing") }
+        if let problem = problem(value) { throw failure(key, problem) }
+        return value
+    }
+
+    mutating func optionalString(_ key: String) throws(GooglePayTokenError) -> String? {
+        switch object.removeValue(forKey: key) {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        default: throw failure(key, "must be a string")
+        }
+    }
+
+    /// A whole JSON number in `range` (Google writes months and years as numbers).
+    mutating func integer(_ key: String, in range: ClosedRange<Int>) throws(GooglePayTokenError) -> Int {
+        switch object.removeValue(forKey: key) {
+        case .integer(let value)? where range.contains(Int(clamping: value)): return Int(value)
+        case nil: throw failure(key, "is missing")
+        default: throw failure(key, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+    }
+
+    mutating func object(_ key: String) throws(GooglePayTokenError) -> [String: JSONValue] {
+        switch object.removeValue(forKey: key) {
+        case .object(let value)?: return value
+        case nil: throw failure(key, "is missing")
+        default: throw failure(key, "must be an object")
+        }
+    }
+
+    func failure(_ key: String, _ problem: String) -> GooglePayTokenError {
+        GooglePayTokenError(.malformedMessage, "\(prefix)\(key) \(problem)", field: prefix + key)
+    }
+}
