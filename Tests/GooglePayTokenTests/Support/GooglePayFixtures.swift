@@ -44,3 +44,9 @@ extension JSONValue {
         self = try JSONValue(parsing: plaintext)
     }
 }
+
+extension GooglePayFixtures {
+    /// The ECv2 key of Google's published test keys.json.
+    static let ecv2TestRootKeyValue =
+        "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEGnJ7Yo1sX9b4kr4Aa5uq58JRQfzD8bIJXw7WXaap/hVE+PnFxvjx4nVxt79SdRuUVeu++HZD0cGAv4IOznc96w=="
+}
