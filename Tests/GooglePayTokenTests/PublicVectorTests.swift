@@ -121,9 +121,9 @@ struct PublicVectorTests {
         // Another recipient, or the ECv2 root only: the root's signature does not verify.
         var wrong = try Self.tinkRecipient("tink-ecv1")
         wrong.recipientId = "not someRecipient"
-        #expect(refusalCode { try decryptor.unseal(token, for: wrong) } == .untrustedIntermediateKey)
+        #expect(refusalCode { try decryptor.unseal(token, for: wrong) } == .messageSignatureInvalid)
         let ecv2Only = GooglePayTokenDecryptor(rootKeys: .googleTest, clock: { Self.tinkEra })
-        #expect(refusalCode { try ecv2Only.unseal(token, for: Self.tinkRecipient("tink-ecv1")) } == .untrustedIntermediateKey)
+        #expect(refusalCode { try ecv2Only.unseal(token, for: Self.tinkRecipient("tink-ecv1")) } == .messageSignatureInvalid)
         let noECv1 = GooglePayTokenDecryptor(rootKeys: GoogleRootSigningKeys([]), clock: { Self.tinkEra })
         #expect(refusalCode { try noECv1.unseal(token, for: Self.tinkRecipient("tink-ecv1")) } == .noUsableRootKey)
     }

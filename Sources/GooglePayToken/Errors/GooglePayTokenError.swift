@@ -54,13 +54,14 @@ extension GooglePayTokenError {
         public static let unsupportedVersion = Code(.unsupportedVersion)
         /// No configured root signing key is for the token's protocol version and unexpired.
         public static let noUsableRootKey = Code(.noUsableRootKey)
-        /// No signature of the intermediate signing key verifies with a usable root key (ECv1: the
-        /// message signature does not verify with one): signed under another root, or altered.
+        /// No signature of the intermediate signing key verifies with a usable root key: signed
+        /// under another root (the other environment's), or altered.
         public static let untrustedIntermediateKey = Code(.untrustedIntermediateKey)
         /// The intermediate signing key's `keyExpiration` has passed.
         public static let intermediateKeyExpired = Code(.intermediateKeyExpired)
         /// The message signature does not verify for this recipient id: a token for another
-        /// recipient, or an altered `signedMessage` or `signature`.
+        /// recipient, or an altered `signedMessage` or `signature` (ECv1, whose root signs the
+        /// message itself: also a token under another root).
         public static let messageSignatureInvalid = Code(.messageSignatureInvalid)
         /// No configured private key gives a MAC key that verifies the `tag`: the token was
         /// encrypted for another key, or the ciphertext or tag was altered.

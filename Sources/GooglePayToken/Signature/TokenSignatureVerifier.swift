@@ -22,7 +22,7 @@ struct TokenSignatureVerifier {
             // ECv1: a root key signs the message itself.
             guard usableRoots.contains(where: { $0.publicKey.isValidSignature(messageSignature, for: signedMessage) }) else {
                 throw GooglePayTokenError(
-                    .untrustedIntermediateKey,
+                    .messageSignatureInvalid,
                     "the ECv1 message signature verifies with no configured root key for recipient \(recipientId.prefix(80)) "
                         + "(another root or recipient, or an altered signedMessage)",
                     field: "signature"
