@@ -10,8 +10,4 @@ enum EpochMilliseconds {
         else { return nil }
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
-
-    static func text(_ date: Date) -> String {
-        String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
-    }
 }
