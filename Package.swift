@@ -144,6 +144,29 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ]
         ),
+        // The server's connections, knowing no front end: admission, HTTP/1.1 and HTTP/2 (over
+        // TLS) with their deadlines and limits, each request handed to a router whole. What a
+        // client reads for a request refused here is its front end's, supplied by the composition.
+        .target(
+            name: "GatewayTransport",
+            dependencies: [
+                "GatewayHTTP",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                // Client certificates: which merchants the peer's certificate stands for.
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            exclude: ["README.md"]
+        ),
         // The Radial-style Payment Service front end (XML CreditCardAuth and Decrypt) over the core:
         // its own reader, writer, faults and replies. It never imports the MPGS front end.
         .target(
@@ -208,6 +231,55 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // The gateway's certificate and key files: Apple Pay identities (payment processing keys,
+        // their CSRs and certificates on disk), the sandbox's local TLS authority, and merchants'
+        // client certificates. No configuration, no HTTP.
+        .target(
+            name: "GatewayCertificates",
+            dependencies: [
+                "ApplePaySandbox",
+                "ApplePayToken",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        // Webhook notifications: the delivery loop that sends the outbox's notifications to each
+        // merchant's receiver (signed, retried, never to a forbidden address), and its metrics.
+        .target(
+            name: "GatewayNotifications",
+            dependencies: [
+                "GatewayCore",
+                "MPGSAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // What operators watch: Prometheus metrics, JSON logs with card numbers masked, the request
+        // log line, the stage trace, and the health, readiness and metrics endpoints.
+        .target(
+            name: "GatewayObservability",
+            dependencies: [
+                "ApplePayToken",
+                "GatewayCore",
+                "GatewayHTTP",
+                "GatewayTransport",
+                "MPGSAPI",
+                "RadialAPI",
+                "WireJSON",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
         // The server: configuration, the one assembly point (stores and front ends on one router),
         // connection hardening, health, metrics and logs, Apple Pay identities on disk.
         .target(
@@ -217,7 +289,11 @@ let package = Package(
                 "ApplePaySandbox",
                 "GatewayCore",
                 "GatewayHTTP",
+                "GatewayCertificates",
+                "GatewayNotifications",
+                "GatewayObservability",
                 "GatewayStores",
+                "GatewayTransport",
                 "MPGSAPI",
                 "RadialAPI",
                 "WireJSON",
@@ -247,6 +323,12 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // The operators' commands on the configured store: `gateway operator` (Merchant
+        // Administration's operators) and `gateway notifications` (the webhook outbox).
+        .target(
+            name: "GatewayAdministration",
+            dependencies: ["Gateway", "GatewayCore", "GatewayStores"]
+        ),
         // The `gateway` command: subcommands grow with the service.
         .executableTarget(
             name: "GatewayCLI",
@@ -254,6 +336,8 @@ let package = Package(
                 "ApplePayToken",
                 "ApplePaySandbox",
                 "Gateway",
+                "GatewayAdministration",
+                "GatewayCertificates",
                 "MPGSAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -403,6 +487,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The transport's handlers on embedded channels: admission, HTTP/1.1 and HTTP/2 requests.
+        .testTarget(
+            name: "GatewayTransportTests",
+            dependencies: [
+                "GatewayTransport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            ]
+        ),
         // The Radial front end's own parts (its XML reader and writer), without the server.
         .testTarget(
             name: "RadialAPITests",
@@ -412,6 +511,11 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway",
+                "GatewayAdministration",
+                "GatewayCertificates",
+                "GatewayNotifications",
+                "GatewayObservability",
+                "GatewayTransport",
                 "BlockingWork",
                 "GatewayHTTP",
                 "GatewayStores",

@@ -29,10 +29,14 @@ struct ConsolePages: Sendable {
 
     /// A page as a response: HTML, never cached, never framed, and no resource from elsewhere.
     func render(_ template: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        let html = library.render(values, withTemplate: template) ?? ""
+        let html = html(template, values)
         var response = Response(status: status, headers: Self.headers, body: .init(byteBuffer: ByteBuffer(string: html)))
         response.headers[.contentType] = "text/html; charset=utf-8"
         return response
+    }
+
+    func html(_ template: String, _ values: [String: Any]) -> String {
+        library.render(values, withTemplate: template) ?? ""
     }
 
     static let headers: HTTPFields = [

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Gateway
+import GatewayCertificates
 
 /// `gateway merchant-certificate`: the client certificate a merchant authenticates with on the
 /// certificate listener (`server.certificateAuthentication.port`), instead of a password.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Gateway
+import GatewayAdministration
 
 /// `gateway notifications`: the webhook outbox, for operators.
 struct NotificationsCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Gateway
+import GatewayAdministration
 
 /// `gateway operator add|remove|passwd`: Merchant Administration operators. Passwords are read
 /// from standard input (one line), never from an argument, so they stay out of shell history

@@ -137,6 +137,40 @@ struct HostileClientTests {
         }
     }
 
+    @Test("a Radial client reads an XML fault and a console browser a page, for requests the transport refuses")
+    func refusalsInTheFrontEndsWords() async throws {
+        let server = try await RunningGateway(store: ServerLimitsTests.store())
+        defer { server.process.terminate() }
+        // The head is read, then refused for its transfer coding: the path says whose client it is.
+        let radial = try RawConnection(port: server.port)
+        radial.send(
+            "POST /v1.0/stores/S1/payments/creditcard/auth.xml HTTP/1.1\r\nHost: localhost\r\n"
+                + "Content-Type: application/xml\r\nTransfer-Encoding: gzip\r\n\r\nhello"
+        )
+        let fault = radial.receive(timeout: .seconds(5)).text
+        #expect(fault.hasPrefix("HTTP/1.1 400"), "\(fault.prefix(60))")
+        #expect(fault.lowercased().contains("content-type: application/xml"), "\(fault)")
+        #expect(fault.contains("<Code>INVALID_REQUEST</Code>"), "\(fault)")
+        #expect(!fault.contains("\"cause\""), "\(fault)")
+        // A head the parser refuses after a console request on the same connection: the console's page.
+        let console = try RawConnection(port: server.port)
+        console.send("GET /ma/orders HTTP/1.1\r\nHost: localhost\r\n\r\nGET /ma/orders HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n")
+        // The first answer (the login redirect), then the refusal.
+        let page = console.receive(timeout: .seconds(5)).text + console.receive(timeout: .seconds(5)).text
+        let refusal = try #require(page.range(of: "HTTP/1.1 400").map { String(page[$0.lowerBound...]) }, "\(page)")
+        #expect(refusal.lowercased().contains("content-type: text/html"), "\(refusal)")
+        #expect(refusal.contains("<title>Bad request"), "\(refusal)")
+        #expect(refusal.contains("characters HTTP does not allow"), "\(refusal)")
+        // The MPGS API's clients keep their JSON.
+        let api = try RawConnection(port: server.port)
+        api.send(
+            "POST /api/rest/version/100/merchant/TEST/order/o1/transaction/t1 HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n"
+        )
+        let json = api.receive(timeout: .seconds(5)).text
+        #expect(json.hasPrefix("HTTP/1.1 501"), "\(json.prefix(60))")
+        #expect(json.contains(#""cause":"INVALID_REQUEST""#), "\(json)")
+    }
+
     static let unframeableBodies: [(String, String)] = [
         ("a malformed chunk size", "Transfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n"),
         ("a chunk longer than declared", "Transfer-Encoding: chunked\r\n\r\n2\r\nhello\r\n0\r\n\r\n"),

@@ -6,6 +6,7 @@ import Testing
 import X509
 
 @testable import Gateway
+@testable import GatewayCertificates
 @testable import MPGSAPI
 
 /// `applepay-identity install` takes Apple's Payment Processing certificate and refuses its

@@ -6,6 +6,8 @@ import Testing
 import X509
 
 @testable import Gateway
+@testable import GatewayCertificates
+@testable import GatewayTransport
 
 /// Issue 32: which merchant a client certificate stands for, and the configuration behind it.
 @Suite("Client certificates and HTTPS configuration")

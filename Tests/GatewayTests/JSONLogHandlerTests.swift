@@ -3,6 +3,7 @@ import Logging
 import Testing
 
 @testable import Gateway
+@testable import GatewayObservability
 @testable import MPGSAPI
 
 @Suite("JSON log lines")

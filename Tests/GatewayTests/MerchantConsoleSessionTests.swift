@@ -6,6 +6,7 @@ import StoreTestSupport
 import Testing
 
 @testable import Gateway
+@testable import GatewayAdministration
 @testable import GatewayCore
 @testable import GatewayStores
 

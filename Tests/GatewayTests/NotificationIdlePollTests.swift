@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import Gateway
+@testable import GatewayNotifications
 @testable import GatewayStores
 
 /// The delivery loop over a real SQLite outbox with nothing to send: it looks less and less often

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import Gateway
+@testable import GatewayNotifications
 
 /// Issue 59, finding 4: a name that answers a public address to the check and 127.0.0.1 to the
 /// connection. The attempt resolves once and connects to the address it checked, under the

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Gateway
+@testable import GatewayNotifications
 
 /// Issue 62: a receiver that refuses the secret gets its own words in the log, not only `http_4xx`.
 @Suite("Notification refused by the receiver", .blocksThreads)

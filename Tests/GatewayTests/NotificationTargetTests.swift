@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Gateway
+@testable import GatewayNotifications
 
 /// The server-side request forgery rules: what production refuses to notify, and what sandbox allows.
 @Suite("Notification targets")

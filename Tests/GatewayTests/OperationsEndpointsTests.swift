@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import GatewayObservability
 @testable import MPGSAPI
 
 /// `/healthz`, `/readyz` and `/metrics`: no merchant authentication, outside `/api/rest`.

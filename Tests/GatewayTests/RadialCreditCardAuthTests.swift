@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import GatewayObservability
 @testable import MPGSAPI
 @testable import RadialAPI
 

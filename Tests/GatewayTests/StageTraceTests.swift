@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import Gateway
+@testable import GatewayObservability
 
 /// `log.stageTrace`: one line per request answered over a real socket, with when it passed each
 /// stage, for scripts/bench-stages to place a latency tail.
@@ -50,8 +51,12 @@ struct StageTraceTests {
         #expect(try await GatewayService.loadConfiguration(.init(), environment: [:]).stageTracePath == nil)
         let set = try await GatewayService.loadConfiguration(.init(), environment: ["GATEWAY_LOG_STAGE_TRACE": "/tmp/x.txt"])
         #expect(set.stageTracePath == "/tmp/x.txt")
+        let unwritable = try await GatewayService.loadConfiguration(
+            .init(),
+            environment: ["GATEWAY_LOG_STAGE_TRACE": "/nonexistent-\(UUID().uuidString)/stages.txt"]
+        )
         #expect {
-            try StageTraceLog(path: "/nonexistent-\(UUID().uuidString)/stages.txt")
+            try GatewayDependencies(configuration: unwritable, store: NoStore())
         } throws: { ($0 as? ConfigurationError)?.key == "log.stageTrace" }
     }
 }

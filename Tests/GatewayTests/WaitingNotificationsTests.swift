@@ -3,6 +3,7 @@ import GatewayCore
 import Testing
 
 @testable import Gateway
+@testable import GatewayNotifications
 
 /// How the delivery loop shares its slots between merchants (issue 59, finding 6), alone.
 @Suite("Waiting notifications")

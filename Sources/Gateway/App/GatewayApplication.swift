@@ -3,6 +3,9 @@ import ApplePayToken
 import Foundation
 import GatewayCore
 import GatewayHTTP
+import GatewayNotifications
+import GatewayObservability
+import GatewayTransport
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -247,7 +250,7 @@ private func listenerApplication(
     let call = RouterCall(
         respond: { request, context in try await routes.respond(to: request, context: context) },
         serverName: serverName,
-        stageLog: services.stageLog
+        tracer: services.stageLog?.tracer
     )
     return Application(
         responder: routes,
@@ -257,12 +260,13 @@ private func listenerApplication(
                     router: call,
                     limits: connectionLimits,
                     admission: admission,
-                    contexts: contexts,
+                    answers: FrontEndRefusals.answers,
+                    context: { contexts.current },
                     http2Budget: services.metrics.http2Responses,
                     acceptsAnyClientCertificate: acceptsAnyClientCertificate
                 )
             }
-            return GatewayHTTP1Channel(router: call, limits: connectionLimits, admission: admission)
+            return GatewayHTTP1Channel(router: call, limits: connectionLimits, admission: admission, answers: FrontEndRefusals.answers)
         },
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.host, port: port),

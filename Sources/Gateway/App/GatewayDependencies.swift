@@ -2,6 +2,7 @@ import ApplePaySandbox
 import ApplePayToken
 import Foundation
 import GatewayCore
+import GatewayObservability
 import GatewayStores
 import MPGSAPI
 import MerchantConsole
@@ -105,7 +106,11 @@ struct GatewayDependencies: Sendable {
             key: try keys?.requestFingerprint ?? Self.requestFingerprintKey(configuration, createFile: store == nil)
         )
         self.fingerprinter = fingerprinter
-        stageLog = try configuration.stageTracePath.map(StageTraceLog.init(path:))
+        do {
+            stageLog = try configuration.stageTracePath.map(StageTraceLog.init(path:))
+        } catch {
+            throw ConfigurationError(key: "log.stageTrace", problem: error.description)
+        }
         if let store {
             self.store = TimedTransactionStore(base: store, metrics: metrics)
             sessionStore = store as? any SessionStore ?? NoStore()

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import GatewayCore
+import GatewayObservability
 import GatewayStores
 import Hummingbird
 import Logging
@@ -67,7 +68,7 @@ public enum GatewayService {
     /// the process-wide `LoggingSystem.bootstrap`, which may run once only: every logger the
     /// service uses (Hummingbird's per-request ones, and the PostgreSQL pool's under its own label)
     /// derives from this one.
-    static func makeLogger(_ configuration: GatewayConfiguration, label: String = "gateway") -> Logger {
+    package static func makeLogger(_ configuration: GatewayConfiguration, label: String = "gateway") -> Logger {
         var logger =
             switch configuration.logFormat {
             case .json: Logger(label: label) { JSONLogHandler(label: $0) }
@@ -120,7 +121,7 @@ public enum GatewayService {
         }
     }
 
-    static func loadConfiguration(
+    package static func loadConfiguration(
         _ overrides: Overrides,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> GatewayConfiguration {

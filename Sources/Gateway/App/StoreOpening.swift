@@ -8,7 +8,7 @@ extension GatewayConfiguration {
     /// it (PostgreSQL's connection pool). The one place that maps a URL scheme to a store.
     /// `sealingLegacyFingerprints` turns the unkeyed request hashes earlier releases stored into
     /// keyed ones, once, as the store opens (``RequestFingerprinter/sealLegacy(unkeyedHash:)``).
-    func openStore(
+    package func openStore(
         sealingLegacyFingerprints seal: (@Sendable ([UInt8]) -> [UInt8])? = nil
     ) throws -> (store: any TransactionStore, services: [any Service]) {
         switch try storeLocation {

@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCore
+import GatewayNotifications
 
 extension GatewayConfiguration {
     /// Reads and validates every key; the first problem stops start-up with the key's name.

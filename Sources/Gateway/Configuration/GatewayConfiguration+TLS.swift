@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCertificates
 
 /// Issue 32: HTTPS, and certificate authentication on its own listener (keys in the table of
 /// ``GatewayConfiguration``).

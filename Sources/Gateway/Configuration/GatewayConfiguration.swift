@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCore
+import GatewayNotifications
 import GatewayStores
 
 /// Everything the service is configured with, validated.
@@ -62,7 +63,7 @@ import GatewayStores
 /// | `merchant.<ID>.clientCertificate.<NAME>.certificate` | path: a PEM certificate accepted as it is (pinned) | |
 /// | `merchant.<ID>.clientCertificate.<NAME>.issuer` | path: a PEM CA certificate; with `subject`, any unexpired certificate it signed for that subject | |
 /// | `merchant.<ID>.clientCertificate.<NAME>.subject` | string, the subject as RFC 4514 prints it (`CN=...,O=...`) | |
-struct GatewayConfiguration: Sendable {
+package struct GatewayConfiguration: Sendable {
     enum Mode: String, Sendable {
         case sandbox
         case production
@@ -86,8 +87,8 @@ struct GatewayConfiguration: Sendable {
         var shutdownGracePeriodSeconds = 25
     }
 
-    struct MerchantSettings: Sendable {
-        var id: String
+    package struct MerchantSettings: Sendable {
+        package var id: String
         var apiPasswords: [String]
         var identities: [IdentitySettings]
         var amountMatching: SimulatedAcquirer.AmountMatching
@@ -116,7 +117,7 @@ struct GatewayConfiguration: Sendable {
     var mode = Mode.production
     var storeURL = "sqlite://data/gateway.sqlite"
     var storeMaxConnections = 10
-    var storeTimeout: Duration = .seconds(5)
+    package var storeTimeout: Duration = .seconds(5)
     /// Keys request fingerprints; nil: generated (see ``GatewayDependencies``).
     var requestFingerprintKey: [UInt8]?
     var logLevel = "info"
@@ -130,7 +131,7 @@ struct GatewayConfiguration: Sendable {
     var trustRootPaths: [String] = []
     /// The sandbox certificate authority whose root a sandbox-mode gateway trusts besides Apple's.
     var sandboxAuthorityDirectory = "data/sandbox-authority"
-    var merchants: [MerchantSettings] = []
+    package var merchants: [MerchantSettings] = []
     var sessions = SessionSettings()
     /// Issue 32: HTTPS on `port` (nil: plain HTTP), and the certificate-authentication listener.
     var tls: TLSSettings?
@@ -140,7 +141,7 @@ struct GatewayConfiguration: Sendable {
     var notifications = NotificationSettings()
 
     /// The store the URL names.
-    var storeLocation: StoreLocation {
+    package var storeLocation: StoreLocation {
         get throws(ConfigurationError) {
             do throws(InvalidStoreURL) {
                 return try StoreLocation(url: storeURL)
@@ -171,7 +172,7 @@ public struct ConfigurationError: Error, CustomStringConvertible {
     /// `file`, or `file:line:column`, when the problem was found in a configuration file.
     public let location: String?
 
-    init(location: String? = nil, key: String, problem: String) {
+    package init(location: String? = nil, key: String, problem: String) {
         self.location = location
         self.key = key
         self.problem = problem

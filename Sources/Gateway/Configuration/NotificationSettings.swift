@@ -1,27 +1,10 @@
 import GatewayCore
+import GatewayNotifications
 
-/// `notifications.*`: how the delivery loop sends webhook notifications, for every merchant.
-struct NotificationSettings: Sendable {
-    /// Exponential backoff with jitter, until the horizon after a notification was queued.
-    var retry = NotificationRetryPolicy()
-    var connectTimeoutSeconds = 5
-    /// A whole attempt, from connecting to the last byte of the (bounded) response body.
-    var timeoutSeconds = 10
-    /// Hosts a production gateway may notify although they resolve to loopback, private,
-    /// link-local or metadata addresses (a receiver on the operator's own network).
-    var allowedHosts: Set<String> = []
-    /// How soon the delivery loop looks again for due notifications; while it finds none it
-    /// backs off to once a second (or this, if longer).
-    var pollIntervalMilliseconds = 50
-    /// Notifications one loop sends at once.
-    var concurrency = 16
-
-    /// How long a lease lasts: longer than an attempt may take, so only a dead replica loses one.
-    var leaseSeconds: Int { timeoutSeconds * 2 + 5 }
-
-    init() {}
-
+extension NotificationSettings {
+    /// `notifications.*` from the configuration, each value checked against its range.
     init(_ values: ConfigValues) throws(ConfigurationError) {
+        self.init()
         func read(_ key: String, _ range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
             guard let value = try values.int(key) else { return nil }
             guard range.contains(value) else {

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTransport
 import Logging
 import ServiceLifecycle
 import UnixSignals

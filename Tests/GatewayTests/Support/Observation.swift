@@ -2,6 +2,7 @@ import Logging
 import Synchronization
 
 @testable import Gateway
+@testable import GatewayObservability
 @testable import MPGSAPI
 
 /// JSON log lines written by a gateway under test, kept in memory.

@@ -1,6 +1,7 @@
 import Synchronization
 
 @testable import Gateway
+@testable import GatewayNotifications
 
 /// A resolver whose answers change between lookups, as a rebinding name's do: the n-th lookup
 /// gets the n-th answer (the last one from then on). Counts the lookups.
