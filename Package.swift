@@ -442,6 +442,7 @@ let package = Package(
         .target(
             name: "StoreTestSupport",
             dependencies: [
+                .product(name: "NIOPosix", package: "swift-nio"),
                 "GatewayCore",
                 "GatewayStores",
                 "PostgresTestServer",
@@ -476,6 +477,8 @@ let package = Package(
         .testTarget(
             name: "GatewayStoresTests",
             dependencies: [
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 "BlockingWork",
                 "CSQLiteFaultVFS",
                 "CSQLiteWALBuffer",
@@ -510,6 +513,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
+                .product(name: "NIOPosix", package: "swift-nio"),
                 "Gateway",
                 "GatewayAdministration",
                 "GatewayCertificates",
@@ -542,6 +546,7 @@ let package = Package(
         .testTarget(
             name: "GatewayCoreTests",
             dependencies: [
+                .product(name: "NIOPosix", package: "swift-nio"),
                 "GatewayCore",
                 "GatewayStores",
                 "PostgresTestServer",

@@ -72,10 +72,11 @@ public enum NotificationsAdministration {
         let store: any TransactionStore & NotificationOutbox
         switch try configuration.storeLocation {
         case .sqlite(let path):
-            store = try SQLiteTransactionStore(path: path)
+            store = try SQLiteTransactionStore(path: path, eventLoops: GatewayService.eventLoops)
         case .postgres(let location):
             store = PostgresTransactionStore(
                 location: location,
+                eventLoops: GatewayService.eventLoops,
                 maxConnections: 1,
                 timeout: configuration.storeTimeout,
                 logger: GatewayService.makeLogger(configuration, label: "gateway.postgres")

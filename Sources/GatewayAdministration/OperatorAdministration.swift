@@ -108,7 +108,7 @@ public enum OperatorAdministration {
         guard configuration.merchants.contains(where: { $0.id == merchantId }) else {
             throw ConfigurationError(key: "merchants", problem: "does not list \(merchantId)")
         }
-        let opened = try configuration.openStore()
+        let opened = try configuration.openStore(eventLoops: GatewayService.eventLoops)
         guard let store = opened.store as? any ConsoleStore else {
             await opened.store.close()
             throw Refusal(description: "this store does not keep Merchant Administration operators")

@@ -1,6 +1,5 @@
 import GatewayCore
 import NIOCore
-import NIOPosix
 import Synchronization
 
 /// A bound on how long one store operation may take.
@@ -25,6 +24,7 @@ enum Deadline {
     /// answering neither the cancellation nor the closed connection.
     static func run<Value: Sendable>(
         _ timeout: Duration,
+        timerOn eventLoops: any EventLoopGroup,
         _ work: @escaping @Sendable () async throws -> Value
     ) async throws
         -> Value
@@ -35,7 +35,7 @@ enum Deadline {
                 race.waiter.withLock { $0 = continuation }
                 race.start(
                     Task {
-                        race.armTimer(timeout)
+                        race.armTimer(timeout, on: eventLoops.any())
                         let result: Result<Value, any Error>
                         do { result = .success(try await work()) } catch { result = .failure(error) }
                         race.timer.withLock { $0 }?.cancel()
@@ -70,8 +70,8 @@ enum Deadline {
             }?.cancel()
         }
 
-        func armTimer(_ timeout: Duration) {
-            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(timeout)) {
+        func armTimer(_ timeout: Duration, on eventLoop: any EventLoop) {
+            let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
                 _ = Task { self.timeOut(timeout) }
             }
             self.timer.withLock { $0 = timer }

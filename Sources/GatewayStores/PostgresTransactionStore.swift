@@ -19,6 +19,8 @@ package final class PostgresTransactionStore: TransactionStore {
     /// Only when the store runs its own pool (standalone use).
     private let running: Task<Void, Never>?
     private let timeout: Duration
+    /// The server's event loops: the pool's connections and the deadlines' timers run on them.
+    private let eventLoops: any EventLoopGroup
     /// Behind a transaction-pooling PgBouncer: no named prepared statements.
     private let transactionPooling: Bool
     let logger: Logger
@@ -32,6 +34,7 @@ package final class PostgresTransactionStore: TransactionStore {
 
     package init(
         location: PostgresLocation,
+        eventLoops: any EventLoopGroup,
         maxConnections: Int = 10,
         timeout: Duration = .seconds(5),
         replayRetention: TimeInterval = 3900,
@@ -57,7 +60,8 @@ package final class PostgresTransactionStore: TransactionStore {
             let milliseconds = timeout.components.seconds * 1000
             configuration.options.additionalStartupParameters.append(("statement_timeout", "\(milliseconds)"))
         }
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let client = PostgresClient(configuration: configuration, eventLoopGroup: eventLoops, backgroundLogger: logger)
+        self.eventLoops = eventLoops
         self.client = client
         self.running = runsOwnPool ? Task { await client.run() } : nil
         self.timeout = timeout
@@ -218,7 +222,7 @@ package final class PostgresTransactionStore: TransactionStore {
     ) async throws
         -> Value
     {
-        try await Deadline.run(timeout) {
+        try await Deadline.run(timeout, timerOn: eventLoops) {
             do {
                 return try await self.client.withConnection { connection in
                     // The pool learns of a closed connection a moment after it closes, and may

@@ -2,7 +2,7 @@ import CSQLite
 import Dispatch
 import Foundation
 import GatewayCore
-import NIOPosix
+import NIOCore
 import Synchronization
 
 /// Writes transaction records in group commits: every record that arrives while a commit is on
@@ -63,6 +63,8 @@ final class SQLiteGroupCommit: Sendable {
     let ledger: SQLiteReplayLedger
     /// Whether the last write reached the disk; readiness reads it.
     let health = SQLiteWriteHealth()
+    /// The server's event loops: a commit waits behind the work already queued on one.
+    private let eventLoops: any EventLoopGroup
 
     /// - Parameter connection: commits with `synchronous = FULL`, for the transaction records.
     /// - Parameter unsyncedConnection: commits with `synchronous = NORMAL`, for ``performUnsynced(_:)``.
@@ -70,8 +72,10 @@ final class SQLiteGroupCommit: Sendable {
         connection: SQLiteConnection,
         unsyncedConnection: SQLiteConnection,
         ledger: SQLiteReplayLedger,
-        replayRetention: TimeInterval
+        replayRetention: TimeInterval,
+        eventLoops: any EventLoopGroup
     ) {
+        self.eventLoops = eventLoops
         self.connection = connection
         self.unsyncedConnection = unsyncedConnection
         self.ledger = ledger
@@ -99,7 +103,7 @@ final class SQLiteGroupCommit: Sendable {
     /// Queues the next commit behind the work an event loop already has (the current loop when
     /// called on one), then on the writer's queue.
     private func scheduleCommit() {
-        MultiThreadedEventLoopGroup.singleton.any().execute {
+        eventLoops.any().execute {
             self.queue.async { self.commitNextBatch() }
         }
     }

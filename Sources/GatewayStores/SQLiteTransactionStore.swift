@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GatewayCore
+import NIOCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -27,8 +28,10 @@ package final class SQLiteTransactionStore: TransactionStore {
     /// - Parameter seal: makes an earlier release's unkeyed request hash keyed; applied once, here.
     /// - Parameter vfs: the SQLite VFS every connection opens the file with (nil: the default);
     ///   tests name one that injects faults.
+    /// - Parameter eventLoops: the server's event loops, which the group commit waits behind.
     package init(
         path: String,
+        eventLoops: any EventLoopGroup,
         replayRetention: TimeInterval = 3900,
         sealingLegacyFingerprints seal: (@Sendable ([UInt8]) -> [UInt8])? = nil,
         vfs: String? = nil
@@ -60,7 +63,8 @@ package final class SQLiteTransactionStore: TransactionStore {
             connection: writeConnection,
             unsyncedConnection: unsyncedConnection,
             ledger: try SQLiteReplayLedger(reading: writeConnection),
-            replayRetention: replayRetention
+            replayRetention: replayRetention,
+            eventLoops: eventLoops
         )
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import PostgresTestServer
 import Testing
 
@@ -18,12 +19,16 @@ struct AuthenticationProcessorTests {
         switch kind {
         case .sqlite:
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("threeds-\(UUID().uuidString).sqlite").path
-            return try SQLiteTransactionStore(path: path)
+            return try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton)
         case .postgres:
             guard case .postgres(let location) = try StoreLocation(url: try await PostgresTestServer.shared().createDatabase()) else {
                 throw PostgresTestServer.Failure(description: "not a PostgreSQL URL")
             }
-            let store = PostgresTransactionStore(location: location, timeout: PostgresTestServer.generousStoreTimeout)
+            let store = PostgresTransactionStore(
+                location: location,
+                eventLoops: MultiThreadedEventLoopGroup.singleton,
+                timeout: PostgresTestServer.generousStoreTimeout
+            )
             try await store.prepare()
             return store
         }

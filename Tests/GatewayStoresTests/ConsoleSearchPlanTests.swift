@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import PostgresTestServer
 import StoreTestSupport
 import Testing
@@ -25,7 +26,7 @@ struct ConsoleSearchPlanTests {
 
     @Test("SQLite plans the last-four and wallet searches on their partial indexes")
     func sqlite() async throws {
-        let store = try SQLiteTransactionStore(path: StoreKind.newSQLitePath())
+        let store = try SQLiteTransactionStore(path: StoreKind.newSQLitePath(), eventLoops: MultiThreadedEventLoopGroup.singleton)
         func plan(_ query: OrderQuery) async throws -> String {
             let (sql, values) = SQLiteTransactionStore.orderSearch(query)
             let rows = try await store.writer.perform { try $0.rows("EXPLAIN QUERY PLAN \(sql)", values) }

@@ -1,3 +1,6 @@
+import NIOCore
+import NIOEmbedded
+import NIOPosix
 import StoreTestSupport
 import Synchronization
 import Testing
@@ -25,26 +28,39 @@ struct DeadlineTests {
 
     @Test("work that never returns is answered as unavailable when the time is up", .timeLimit(.minutes(1)))
     func hungWork() async throws {
+        // The timer runs on a loop whose clock the test moves: no wall-clock wait, no race with it.
+        let loop = NIOAsyncTestingEventLoop()
         let hang = Hang()
-        let started = ContinuousClock.now
-        await #expect(throws: StoreUnavailable.self) {
-            _ = try await Deadline.run(.milliseconds(200)) { () async throws -> Int in
+        let answer = Task {
+            try await Deadline.run(.milliseconds(200), timerOn: loop) { () async throws -> Int in
                 await hang.wait()
                 return 1
             }
         }
-        let waited = ContinuousClock.now - started
-        #expect(waited >= .milliseconds(200), "answered after \(waited), before the deadline")
-        // Generous: the answer comes from a task, and a test run's busy threads can delay it.
-        #expect(waited < .seconds(30), "answered after \(waited)")
+        let answered = Mutex(false)
+        Task {
+            _ = await answer.result
+            answered.withLock { $0 = true }
+        }
+        var moved = TimeAmount.zero
+        while !answered.withLock({ $0 }) {
+            await loop.advanceTime(by: .milliseconds(10))
+            moved = moved + .milliseconds(10)
+            await Task.yield()
+        }
+        #expect(moved >= .milliseconds(200), "answered after \(moved) of the loop's time, before the deadline")
+        await #expect(throws: StoreUnavailable.self) { try await answer.value }
         hang.release()
+        try await loop.shutdownGracefully()
     }
 
     @Test("cancelling the caller cancels the work it bounds", .timeLimit(.minutes(1)))
     func callerCancellation() async throws {
         let workSawCancellation = Mutex(false)
+        let workStarted = Mutex(false)
         let caller = Task {
-            try await Deadline.run(.seconds(40)) { () async throws -> Int in
+            try await Deadline.run(.seconds(40), timerOn: MultiThreadedEventLoopGroup.singleton) { () async throws -> Int in
+                workStarted.withLock { $0 = true }
                 do {
                     try await Task.sleep(for: .seconds(40))
                 } catch {
@@ -54,7 +70,7 @@ struct DeadlineTests {
                 return 1
             }
         }
-        try await Task.sleep(for: .milliseconds(100))
+        while !workStarted.withLock({ $0 }) { await Task.yield() }
         let cancelled = ContinuousClock.now
         caller.cancel()
         let result = await caller.result
@@ -67,15 +83,18 @@ struct DeadlineTests {
 
     @Test("quick work keeps its value and its error, and its timer never answers again")
     func quickWork() async throws {
+        let loop = NIOAsyncTestingEventLoop()
         for attempt in 0..<50 {
-            let value = try await Deadline.run(.seconds(1)) { attempt }
+            let value = try await Deadline.run(.seconds(1), timerOn: loop) { attempt }
             #expect(value == attempt)
         }
         struct Refused: Error {}
         await #expect(throws: Refused.self) {
-            _ = try await Deadline.run(.seconds(1)) { () async throws -> Int in throw Refused() }
+            _ = try await Deadline.run(.seconds(1), timerOn: loop) { () async throws -> Int in throw Refused() }
         }
         // Past every timer's due time: a second resume of a continuation would have trapped.
-        try await Task.sleep(for: .milliseconds(1200))
+        await loop.advanceTime(by: .seconds(2))
+        for _ in 0..<100 { await Task.yield() }
+        try await loop.shutdownGracefully()
     }
 }

@@ -1,6 +1,7 @@
 import BlockingWork
 import Foundation
 import Logging
+import NIOPosix
 import PostgresTestServer
 import StoreTestSupport
 import Synchronization
@@ -25,7 +26,12 @@ struct PostgresStoreTests {
                 group.addTask {
                     // What counts here is once, not how fast: with the suite starting, the first
                     // migration (on the server every test shares) once took longer than 20 s.
-                    let store = PostgresTransactionStore(location: location, maxConnections: 2, timeout: PostgresTestServer.generousStoreTimeout)
+                    let store = PostgresTransactionStore(
+                        location: location,
+                        eventLoops: MultiThreadedEventLoopGroup.singleton,
+                        maxConnections: 2,
+                        timeout: PostgresTestServer.generousStoreTimeout
+                    )
                     try await store.prepare()
                     #expect(try await store.order(merchantId: "M", orderId: "none") == nil)
                     await store.close()
@@ -70,14 +76,23 @@ struct PostgresStoreTests {
         }
         try #require(!holderPid.isEmpty, "the holder never took the lock")
 
-        let store = PostgresTransactionStore(location: location, timeout: .seconds(30))
+        let store = PostgresTransactionStore(location: location, eventLoops: MultiThreadedEventLoopGroup.singleton, timeout: .seconds(30))
         let finished = Finished()
         let preparing = Task {
             try await store.prepare()
             finished.value.withLock { $0 = true }
         }
-        try await Task.sleep(for: .seconds(1))
-        // Still waiting while the lock is held (a prepare that ignored it would be done by now).
+        // Seen waiting for the lock by the server itself (a prepare that ignored it would be done).
+        let waitingForLock = """
+            SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1
+                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            """
+        var waiters = "0"
+        let waitSeenBy = ContinuousClock.now + .seconds(60)
+        while waiters == "0", !finished.value.withLock({ $0 }), ContinuousClock.now < waitSeenBy {
+            waiters = try await server.psql(waitingForLock, database: location.database)
+        }
+        #expect(waiters == "1", "prepare() never waited for the lock")
         #expect(!finished.value.withLock { $0 }, "prepare() returned while the lock was held")
         // The other replica goes away; the migration goes on.
         _ = try await server.psql("SELECT pg_terminate_backend(\(holderPid))", database: location.database)
@@ -99,6 +114,7 @@ struct PostgresStoreTests {
         let database = try await primary.createNamedDatabase()
         let store = PostgresTransactionStore(
             location: try StoreFixture.postgresLocation(primary.url(database: database)),
+            eventLoops: MultiThreadedEventLoopGroup.singleton,
             maxConnections: 1,
             timeout: PostgresTestServer.generousStoreTimeout,
             logger: Self.quiet
@@ -131,7 +147,12 @@ struct PostgresStoreTests {
         let server = try await PostgresTestServer.shared()
         let location = try StoreFixture.postgresLocation(try await server.createDatabase())
         let database = location.database
-        let store = PostgresTransactionStore(location: location, maxConnections: 1, timeout: PostgresTestServer.generousStoreTimeout)
+        let store = PostgresTransactionStore(
+            location: location,
+            eventLoops: MultiThreadedEventLoopGroup.singleton,
+            maxConnections: 1,
+            timeout: PostgresTestServer.generousStoreTimeout
+        )
         try await store.prepare()
         try await store.checkReachable()
 
@@ -177,22 +198,37 @@ struct PostgresStoreTests {
             """
         // One connection from an empty database on, with no ANALYZE yet (a new database's first
         // minute, or a bulk load): a plan it cached while the tables were small would be kept.
-        let store = PostgresTransactionStore(location: location, maxConnections: 1, timeout: PostgresTestServer.generousStoreTimeout)
+        let store = PostgresTransactionStore(
+            location: location,
+            eventLoops: MultiThreadedEventLoopGroup.singleton,
+            maxConnections: 1,
+            timeout: PostgresTestServer.generousStoreTimeout
+        )
         for index in 0..<1200 {
             #expect(try await store.record(SampleRecords.record(order: "grown-\(index)")) == .recorded)
         }
-        // A backend reports its statistics at most once a second: the record after a pause
-        // reports everything before it.
-        try await Task.sleep(for: .milliseconds(1500))
-        #expect(try await store.record(SampleRecords.record(order: "grown-reported")) == .recorded)
+        // A backend reports its statistics at most once a second, unless told to at its next idle
+        // moment: the store's one backend is told, then given one more query (by then it has
+        // been idle once, so everything before is reported).
+        try await Self.reportStatistics(store)
         let before = try await server.psql(consoleIndexScans, database: location.database)
         for index in 1200..<1400 {
             #expect(try await store.record(SampleRecords.record(order: "grown-\(index)")) == .recorded)
         }
-        await store.close()  // its backend exits and reports the rest
-        try await Task.sleep(for: .milliseconds(500))
+        try await Self.reportStatistics(store)
         let after = try await server.psql(consoleIndexScans, database: location.database)
+        await store.close()
         #expect(before == after, "records on grown tables scanned a console index (\(before) scans, then \(after))")
+    }
+
+    /// Has the store's backend report its pending statistics now (PostgreSQL 15 and later).
+    static func reportStatistics(_ store: PostgresTransactionStore) async throws {
+        try await store.run { connection in
+            for try await _ in try await connection.query("SELECT pg_stat_force_next_flush()", logger: quiet) {}
+        }
+        try await store.run { connection in
+            for try await _ in try await connection.query("SELECT 1", logger: quiet) {}
+        }
     }
 
     /// Connects, migrates and records order "before" under a generous timeout. The outage tests'
@@ -203,6 +239,7 @@ struct PostgresStoreTests {
     static func migrateRecordingBefore(_ location: PostgresLocation) async throws {
         let migrating = PostgresTransactionStore(
             location: location,
+            eventLoops: MultiThreadedEventLoopGroup.singleton,
             maxConnections: 1,
             timeout: PostgresTestServer.generousStoreTimeout
         )
@@ -231,7 +268,13 @@ struct PostgresStoreTests {
         defer { server.destroy() }
         let location = try StoreFixture.postgresLocation(try await server.createDatabase())
         try await Self.migrateRecordingBefore(location)
-        let store = PostgresTransactionStore(location: location, maxConnections: 2, timeout: .seconds(2), logger: Self.quiet)
+        let store = PostgresTransactionStore(
+            location: location,
+            eventLoops: MultiThreadedEventLoopGroup.singleton,
+            maxConnections: 2,
+            timeout: .seconds(2),
+            logger: Self.quiet
+        )
         #expect(try await Self.connect(store), "the store never read the transaction recorded before the freeze")
 
         // The connections stay open and the server answers nothing: no statement_timeout, no
@@ -271,7 +314,13 @@ struct PostgresStoreTests {
         let location = try StoreFixture.postgresLocation(server.url(database: database))
         try await Self.migrateRecordingBefore(location)
         // One connection: a query left waiting on it would keep the whole pool waiting.
-        let store = PostgresTransactionStore(location: location, maxConnections: 1, timeout: .seconds(2), logger: Self.quiet)
+        let store = PostgresTransactionStore(
+            location: location,
+            eventLoops: MultiThreadedEventLoopGroup.singleton,
+            maxConnections: 1,
+            timeout: .seconds(2),
+            logger: Self.quiet
+        )
         #expect(try await Self.connect(store), "the store never read the transaction recorded before the freeze")
 
         // The connection stays open and its backend answers nothing, as when a database host
@@ -301,7 +350,13 @@ struct PostgresStoreTests {
         try await Self.migrateRecordingBefore(location)
         // The pool logs each refused connection while the server is down: expected here, so not
         // printed into the suite's output.
-        let store = PostgresTransactionStore(location: location, maxConnections: 4, timeout: .seconds(2), logger: Self.quiet)
+        let store = PostgresTransactionStore(
+            location: location,
+            eventLoops: MultiThreadedEventLoopGroup.singleton,
+            maxConnections: 4,
+            timeout: .seconds(2),
+            logger: Self.quiet
+        )
         #expect(try await Self.connect(store), "the store never read the transaction recorded before the restart")
 
         try server.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import StoreTestSupport
 import Testing
 
@@ -29,7 +30,7 @@ struct ReplayLedgerTests {
 
     @Test("a record whose replay row cannot be written leaves its token unused; the rest of its batch commits")
     func failedRecordWithdrawsItsClaim() async throws {
-        let store = try SQLiteTransactionStore(path: StoreKind.newSQLitePath())
+        let store = try SQLiteTransactionStore(path: StoreKind.newSQLitePath(), eventLoops: MultiThreadedEventLoopGroup.singleton)
         // The failure comes after the record has claimed its token in memory.
         try await store.writer.perform { connection in
             try connection.execute(
@@ -55,7 +56,7 @@ struct ReplayLedgerTests {
 
     @Test("a commit that fails withdraws every claim it held")
     func failedCommitWithdrawsItsClaims() async throws {
-        let store = try SQLiteTransactionStore(path: StoreKind.newSQLitePath())
+        let store = try SQLiteTransactionStore(path: StoreKind.newSQLitePath(), eventLoops: MultiThreadedEventLoopGroup.singleton)
         // A store's first commit prunes old replay records; here the pruning of an old one fails,
         // and with it the whole commit.
         try await store.writer.perform { connection in
@@ -81,7 +82,7 @@ struct ReplayLedgerTests {
     @Test("a pruned token is forgotten in memory as on disk, and stays forgotten after a restart")
     func prunedTokenForgotten() async throws {
         let path = StoreKind.newSQLitePath()
-        let store = try SQLiteTransactionStore(path: path, replayRetention: 600)
+        let store = try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton, replayRetention: 600)
         var old = SampleRecords.record(order: "old", applePay: "apple-old")
         old.time = Date(milliseconds: 1_700_000_000_000)
         #expect(try await store.record(old) == .recorded)
@@ -98,7 +99,7 @@ struct ReplayLedgerTests {
         #expect(try await store.record(reused) == .recorded)
         await store.close()
 
-        let reopened = try SQLiteTransactionStore(path: path, replayRetention: 600)
+        let reopened = try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton, replayRetention: 600)
         #expect(try await reopened.isUsed("apple-later"))
         #expect(try await reopened.isUsed("apple-old"))
         #expect(try await !reopened.isUsed("apple-never"))
@@ -126,7 +127,7 @@ struct ReplayLedgerTests {
             )
             old.close()
         }
-        let store = try SQLiteTransactionStore(path: path)
+        let store = try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton)
         let schema = try await store.writer.perform { connection in
             try connection.query("SELECT name, sql FROM sqlite_master WHERE tbl_name = 'apple_pay_transactions'")
         }

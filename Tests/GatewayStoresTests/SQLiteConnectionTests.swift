@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import StoreTestSupport
 import Testing
 
@@ -30,7 +31,7 @@ struct SQLiteConnectionTests {
     func unreadableRows() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let store = try SQLiteTransactionStore(path: path)
+        let store = try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton)
         #expect(try await store.record(SampleRecords.record(order: "o")) == .recorded)
         #expect(try await store.order(merchantId: "M", orderId: "o")?.state.amountMinorUnits == 100)
         await store.close()
@@ -45,7 +46,7 @@ struct SQLiteConnectionTests {
         _ = try other.query("UPDATE orders SET amount_minor = NULL")
         other.close()
 
-        let reopened = try SQLiteTransactionStore(path: path)
+        let reopened = try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton)
         await #expect { _ = try await reopened.order(merchantId: "M", orderId: "o") } throws: { error in
             "\(error)".contains("amount_minor") && "\(error)".contains("NULL")
         }

@@ -12,7 +12,7 @@ struct SQLiteReaderTests {
     func readsOffTheEventLoops() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("reader-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let store = try SQLiteTransactionStore(path: path)
+        let store = try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton)
         let readsOnLoops = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<20 {
                 group.addTask {
@@ -29,7 +29,7 @@ struct SQLiteReaderTests {
     func readAfterClose() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("reader-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let store = try SQLiteTransactionStore(path: path)
+        let store = try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton)
         #expect(try await store.transaction(merchantId: "M", orderId: "none", transactionId: "1") == nil)
         await store.close()
         await #expect(throws: SQLiteConnection.Failure.self) {

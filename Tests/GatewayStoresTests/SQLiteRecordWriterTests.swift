@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import StoreTestSupport
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 @Suite("SQLite record writes")
 struct SQLiteRecordWriterTests {
     private static func openStore() throws -> SQLiteTransactionStore {
-        try SQLiteTransactionStore(path: StoreKind.newSQLitePath())
+        try SQLiteTransactionStore(path: StoreKind.newSQLitePath(), eventLoops: MultiThreadedEventLoopGroup.singleton)
     }
 
     /// Every statement the writer ran while it recorded `record`, by its first word.

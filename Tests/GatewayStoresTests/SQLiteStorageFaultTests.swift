@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import NIOPosix
 import StoreTestSupport
 import Synchronization
 import Testing
@@ -17,7 +18,7 @@ struct SQLiteStorageFaultTests {
     func failingLog(_ fault: FaultyDisk.Fault) async throws {
         let disk = FaultyDisk()
         let path = StoreKind.newSQLitePath()
-        let store = try SQLiteTransactionStore(path: path, vfs: disk.vfs)
+        let store = try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton, vfs: disk.vfs)
         var acknowledged: [String] = []
         for index in 0..<20 {
             #expect(try await store.record(SampleRecords.record(order: "before-\(index)")) == .recorded)
@@ -66,7 +67,7 @@ struct SQLiteStorageFaultTests {
     func failingCheckpoints(_ fault: FaultyDisk.Fault) async throws {
         let disk = FaultyDisk()
         let path = StoreKind.newSQLitePath()
-        let store = try SQLiteTransactionStore(path: path, vfs: disk.vfs)
+        let store = try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton, vfs: disk.vfs)
         disk.inject(fault, onDatabaseFile: true)
         var acknowledged: [String] = []
         // Well past the log size at which a checkpoint starts (a record is a few pages).
@@ -87,7 +88,7 @@ struct SQLiteStorageFaultTests {
     func powerCutDuringBurst() async throws {
         let disk = FaultyDisk()
         let path = StoreKind.newSQLitePath()
-        let store = try SQLiteTransactionStore(path: path, vfs: disk.vfs)
+        let store = try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton, vfs: disk.vfs)
         let acknowledged = Acknowledged()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for client in 0..<8 {
@@ -128,7 +129,7 @@ struct SQLiteStorageFaultTests {
 
     @Test("the writer of transaction records commits with synchronous = FULL after any number of unsynced leases")
     func recordsStaySynced() async throws {
-        let store = try SQLiteTransactionStore(path: StoreKind.newSQLitePath())
+        let store = try SQLiteTransactionStore(path: StoreKind.newSQLitePath(), eventLoops: MultiThreadedEventLoopGroup.singleton)
         for index in 0..<5 {
             var record = SampleRecords.record(order: "synced-\(index)")
             record.notification = QueuedNotification(url: "https://merchant.example/notify", isOrderURL: false)
@@ -155,7 +156,7 @@ struct SQLiteStorageFaultTests {
     /// SQLite's integrity check.
     private static func expectAfterPowerCut(_ path: String, holding acknowledged: [String]) async throws {
         try FaultyDisk.restoreAfterPowerCut(path)
-        let reopened = try SQLiteTransactionStore(path: path)
+        let reopened = try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton)
         var lost: [String] = []
         for order in acknowledged {
             let stored = try await reopened.transaction(merchantId: "M", orderId: order, transactionId: "1")

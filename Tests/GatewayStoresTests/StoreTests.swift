@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import PostgresTestServer
 import StoreTestSupport
 import Testing
@@ -159,7 +160,7 @@ struct SQLiteMigrationTests {
             )
             #expect(try old.query("PRAGMA user_version").first?.first?.integer == 1)
         }
-        let store = try SQLiteTransactionStore(path: path)
+        let store = try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton)
         let check = try SQLiteConnection(path: path)
         #expect(try check.query("PRAGMA user_version").first?.first?.integer == Int64(SQLiteMigrations.steps.count))
         let transactions = try await store.transactions(merchantId: "M", orderId: "old-order")

@@ -2,6 +2,7 @@ import BlockingWork
 import Foundation
 import GatewayCore
 import Logging
+import NIOPosix
 import Prometheus
 import Synchronization
 import Testing
@@ -68,7 +69,7 @@ struct NotificationIdlePollTests {
     /// The loop over a fresh store, with `settings`, its leases counted.
     func startLoop(_ settings: NotificationSettings) throws -> (CountingOutbox, NotificationDoorbell, Task<Void, any Error>, String) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("idle-poll-\(UUID().uuidString).sqlite").path
-        let store = try SQLiteTransactionStore(path: path)
+        let store = try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton)
         let outbox = CountingOutbox(store)
         let doorbell = NotificationDoorbell()
         let delivery = NotificationDelivery(

@@ -1,6 +1,7 @@
 import Foundation
 import GatewayCore
 import HummingbirdTesting
+import NIOPosix
 import PostgresTestServer
 import StoreTestSupport
 import Testing
@@ -109,7 +110,11 @@ struct PostgresRoundTripTests {
     func oneStatementPerRecord() async throws {
         let postgres = try await LoggingServer()
         defer { postgres.server.destroy() }
-        let store = PostgresTransactionStore(location: postgres.location, timeout: PostgresTestServer.generousStoreTimeout)
+        let store = PostgresTransactionStore(
+            location: postgres.location,
+            eventLoops: MultiThreadedEventLoopGroup.singleton,
+            timeout: PostgresTestServer.generousStoreTimeout
+        )
         try await store.prepare()
         // The first record also prunes old replay records (at most once a minute): not counted.
         #expect(try await store.record(SampleRecords.record(order: "warm-up")) == .recorded)

@@ -3,6 +3,7 @@ import ApplePayToken
 import Foundation
 import GatewayCore
 import HummingbirdTesting
+import NIOPosix
 import PostgresTestServer
 import StoreTestSupport
 import Testing
@@ -107,7 +108,7 @@ struct ReplayRecordMigrationTests {
                 """
             )
         }
-        let store = try SQLiteTransactionStore(path: path)
+        let store = try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton)
         #expect(try await store.isUsed("abcdef01"))
         #expect(try await store.isUsed("fedcba98"))
         let check = try SQLiteConnection(path: path)
@@ -123,7 +124,11 @@ struct ReplayRecordMigrationTests {
             Issue.record("not postgres")
             return
         }
-        let first = PostgresTransactionStore(location: location, timeout: PostgresTestServer.generousStoreTimeout)
+        let first = PostgresTransactionStore(
+            location: location,
+            eventLoops: MultiThreadedEventLoopGroup.singleton,
+            timeout: PostgresTestServer.generousStoreTimeout
+        )
         try await first.prepare()
         await first.close()
         // Today's schema with the records an older release wrote, and its version set back to 2.
@@ -135,7 +140,11 @@ struct ReplayRecordMigrationTests {
             """,
             database: location.database
         )
-        let store = PostgresTransactionStore(location: location, timeout: PostgresTestServer.generousStoreTimeout)
+        let store = PostgresTransactionStore(
+            location: location,
+            eventLoops: MultiThreadedEventLoopGroup.singleton,
+            timeout: PostgresTestServer.generousStoreTimeout
+        )
         try await store.prepare()
         #expect(try await store.isUsed("abcdef01"))
         #expect(try await store.isUsed("fedcba98"))

@@ -1,6 +1,7 @@
 import Foundation
 import GatewayCore
 import GatewayStores
+import NIOPosix
 import PostgresTestServer
 import Testing
 
@@ -49,10 +50,12 @@ package struct StoreFixture {
     package func open(replayRetention: TimeInterval = 3900) async throws -> any TransactionStore {
         let store: any TransactionStore =
             switch try StoreLocation(url: url) {
-            case .sqlite(let path): try SQLiteTransactionStore(path: path, replayRetention: replayRetention)
+            case .sqlite(let path):
+                try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton, replayRetention: replayRetention)
             case .postgres(let location):
                 PostgresTransactionStore(
                     location: location,
+                    eventLoops: MultiThreadedEventLoopGroup.singleton,
                     timeout: PostgresTestServer.generousStoreTimeout,
                     replayRetention: replayRetention
                 )

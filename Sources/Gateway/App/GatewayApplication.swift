@@ -276,6 +276,7 @@ private func listenerApplication(
             availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)
         ),
         onServerRunning: { channel in running(channel.localAddress?.port ?? port) },
+        eventLoopGroupProvider: .shared(services.eventLoops),
         logger: logger
     )
 }

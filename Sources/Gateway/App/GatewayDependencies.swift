@@ -6,6 +6,7 @@ import GatewayObservability
 import GatewayStores
 import MPGSAPI
 import MerchantConsole
+import NIOCore
 import ServiceLifecycle
 
 /// What the service runs on, assembled once from the configuration. Tests build it the same way
@@ -55,6 +56,8 @@ struct GatewayDependencies: Sendable {
     var metrics = GatewayMetrics()
     /// `log.stageTrace`: where each request's stages go, when set.
     var stageLog: StageTraceLog?
+    /// The event loops the listeners serve on; the store runs its commits and timers behind them.
+    let eventLoops: any EventLoopGroup = GatewayService.eventLoops
 
     /// Loads keys and trust roots and opens the store. `keys`: the ones `serve` settled with the
     /// store (``GatewayKeys``); without them, from files as before (tests, `check-config`).
@@ -119,7 +122,7 @@ struct GatewayDependencies: Sendable {
             consoleStore = store as? any ConsoleStore
             outbox = store as? any NotificationOutbox
         } else {
-            let opened = try configuration.openStore(sealingLegacyFingerprints: fingerprinter.sealLegacy)
+            let opened = try configuration.openStore(eventLoops: eventLoops, sealingLegacyFingerprints: fingerprinter.sealLegacy)
             self.store = TimedTransactionStore(base: opened.store, metrics: metrics)
             sessionStore = opened.store as? any SessionStore ?? NoStore()
             authenticationStore = opened.store as? any AuthenticationStore ?? NoAuthenticationStore()

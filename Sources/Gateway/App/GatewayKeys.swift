@@ -30,7 +30,7 @@ struct GatewayKeys: Sendable {
 extension GatewayKeys {
     /// Opens the store on its own (bringing its schema up to date), settles the keys and closes it.
     static func agreed(_ configuration: GatewayConfiguration) async throws -> GatewayKeys {
-        let opened = try configuration.openStore()
+        let opened = try configuration.openStore(eventLoops: GatewayService.eventLoops)
         guard let store = opened.store as? any SharedKeyStore else {
             await opened.store.close()
             throw StartupFailure(description: "the store keeps no shared key check values")

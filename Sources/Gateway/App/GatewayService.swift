@@ -6,6 +6,8 @@ import GatewayStores
 import Hummingbird
 import Logging
 import MPGSAPI
+import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// The entry points the `gateway` command calls.
@@ -68,6 +70,10 @@ public enum GatewayService {
     /// the process-wide `LoggingSystem.bootstrap`, which may run once only: every logger the
     /// service uses (Hummingbird's per-request ones, and the PostgreSQL pool's under its own label)
     /// derives from this one.
+    /// The process's event loops: the listeners serve on them, and a store opened for the server
+    /// or a command runs its commits and timers behind them.
+    package static let eventLoops: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+
     package static func makeLogger(_ configuration: GatewayConfiguration, label: String = "gateway") -> Logger {
         var logger =
             switch configuration.logFormat {

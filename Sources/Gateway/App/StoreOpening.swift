@@ -1,6 +1,7 @@
 import Foundation
 import GatewayCore
 import GatewayStores
+import NIOCore
 import ServiceLifecycle
 
 extension GatewayConfiguration {
@@ -9,14 +10,18 @@ extension GatewayConfiguration {
     /// `sealingLegacyFingerprints` turns the unkeyed request hashes earlier releases stored into
     /// keyed ones, once, as the store opens (``RequestFingerprinter/sealLegacy(unkeyedHash:)``).
     package func openStore(
+        eventLoops: any EventLoopGroup,
         sealingLegacyFingerprints seal: (@Sendable ([UInt8]) -> [UInt8])? = nil
     ) throws -> (store: any TransactionStore, services: [any Service]) {
         switch try storeLocation {
         case .sqlite(let path):
-            return (try SQLiteTransactionStore(path: path, replayRetention: replayRetention, sealingLegacyFingerprints: seal), [])
+            return (
+                try SQLiteTransactionStore(path: path, eventLoops: eventLoops, replayRetention: replayRetention, sealingLegacyFingerprints: seal), []
+            )
         case .postgres(let location):
             let store = PostgresTransactionStore(
                 location: location,
+                eventLoops: eventLoops,
                 maxConnections: storeMaxConnections,
                 timeout: storeTimeout,
                 replayRetention: replayRetention,

@@ -1,5 +1,6 @@
 import ApplePayToken
 import Foundation
+import NIOPosix
 import PostgresTestServer
 import Synchronization
 
@@ -34,14 +35,18 @@ struct Processors: Sendable {
 
     static func sqlite() throws -> Processors {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString).sqlite").path
-        return Processors(store: try SQLiteTransactionStore(path: path))
+        return Processors(store: try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton))
     }
 
     static func postgres() async throws -> Processors {
         guard case .postgres(let location) = try StoreLocation(url: try await PostgresTestServer.shared().createDatabase()) else {
             throw PostgresTestServer.Failure(description: "not a PostgreSQL URL")
         }
-        let store = PostgresTransactionStore(location: location, timeout: PostgresTestServer.generousStoreTimeout)
+        let store = PostgresTransactionStore(
+            location: location,
+            eventLoops: MultiThreadedEventLoopGroup.singleton,
+            timeout: PostgresTestServer.generousStoreTimeout
+        )
         try await store.prepare()
         return Processors(store: store)
     }
