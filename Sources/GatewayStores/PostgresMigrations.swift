@@ -8,7 +8,8 @@ import PostgresNIO
 /// Replicas starting together must not run the same step twice: every start-up takes a
 /// transaction-scoped advisory lock first, so one replica migrates while the others wait, then
 /// find the schema current and do nothing. DDL is transactional in PostgreSQL, so a failed step
-/// leaves no half-made table behind.
+/// leaves no half-made table behind. The write path `gateway_record` is not a step: its one
+/// definition (``GatewayRecordFunction``) is installed after them, in the same transaction.
 enum PostgresMigrations {
     /// The advisory lock key ("gateway" in ASCII); the per-order locks use the two-key form.
     static let lockKey: Int64 = 0x67_61_74_65_77_61_79
@@ -70,78 +71,10 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX apple_pay_transactions_by_time ON apple_pay_transactions (accepted_at_ms)",
         ],
-        // 2: one record in one round trip. A statement is its own transaction, so the lock, the
-        // checks and the writes still commit together; the statements inside run in the server
-        // instead of one network round trip each (PostgresRecordWriter explains the locking).
-        [
-            """
-            CREATE OR REPLACE FUNCTION gateway_record(
-                p_merchant text, p_order text, p_transaction text, p_operation text, p_request_hash bytea,
-                p_response bytea, p_result text, p_gateway_code text, p_amount bigint, p_currency text, p_eci text,
-                p_apple_pay_id text, p_time_ms bigint, p_type text, p_succeeded boolean, p_target text,
-                p_voids_target boolean, p_is_initial boolean, p_expected_version bigint,
-                p_order_currency text, p_order_amount bigint, p_status text, p_total_authorized bigint,
-                p_total_captured bigint, p_total_refunded bigint, p_wallet text, p_reference text,
-                p_created_ms bigint, p_initial_succeeded boolean
-            ) RETURNS TABLE (outcome text, stored_hash bytea, stored_body bytea)
-            LANGUAGE plpgsql AS $$
-            DECLARE
-                current_version bigint;
-                current_initial boolean;
-            BEGIN
-                PERFORM pg_advisory_xact_lock(hashtext(p_merchant), hashtext(p_order));
-                RETURN QUERY SELECT 'duplicate'::text, t.request_hash, t.response_body FROM transactions t
-                    WHERE t.merchant_id = p_merchant AND t.order_id = p_order AND t.transaction_id = p_transaction;
-                IF FOUND THEN RETURN; END IF;
-                SELECT o.version, o.initial_succeeded INTO current_version, current_initial FROM orders o
-                    WHERE o.merchant_id = p_merchant AND o.order_id = p_order;
-                IF p_is_initial AND coalesce(current_initial, false) THEN
-                    RETURN QUERY SELECT 'orderAlreadySucceeded'::text, NULL::bytea, NULL::bytea;
-                    RETURN;
-                END IF;
-                IF current_version IS DISTINCT FROM p_expected_version THEN
-                    RETURN QUERY SELECT 'orderChanged'::text, NULL::bytea, NULL::bytea;
-                    RETURN;
-                END IF;
-                IF p_apple_pay_id IS NOT NULL THEN
-                    INSERT INTO apple_pay_transactions
-                        (apple_pay_transaction_id, merchant_id, order_id, transaction_id, accepted_at_ms)
-                    VALUES (p_apple_pay_id, p_merchant, p_order, p_transaction, p_time_ms)
-                    ON CONFLICT (apple_pay_transaction_id) DO NOTHING;
-                    IF NOT FOUND THEN
-                        RETURN QUERY SELECT 'applePayReplay'::text, NULL::bytea, NULL::bytea;
-                        RETURN;
-                    END IF;
-                END IF;
-                INSERT INTO orders AS o (merchant_id, order_id, currency, amount_minor, status,
-                    total_authorized_minor, total_captured_minor, total_refunded_minor, wallet_provider, reference,
-                    initial_succeeded, created_at_ms, updated_at_ms)
-                VALUES (p_merchant, p_order, p_order_currency, p_order_amount, p_status, p_total_authorized,
-                    p_total_captured, p_total_refunded, p_wallet, p_reference, p_initial_succeeded, p_created_ms,
-                    p_time_ms)
-                ON CONFLICT (merchant_id, order_id) DO UPDATE SET
-                    currency = excluded.currency, amount_minor = excluded.amount_minor, status = excluded.status,
-                    total_authorized_minor = excluded.total_authorized_minor,
-                    total_captured_minor = excluded.total_captured_minor,
-                    total_refunded_minor = excluded.total_refunded_minor,
-                    wallet_provider = excluded.wallet_provider, reference = excluded.reference,
-                    initial_succeeded = o.initial_succeeded OR excluded.initial_succeeded,
-                    updated_at_ms = excluded.updated_at_ms, version = o.version + 1;
-                INSERT INTO transactions (merchant_id, order_id, transaction_id, operation, request_hash,
-                    response_body, result, gateway_code, amount_minor, currency, eci_indicator,
-                    apple_pay_transaction_id, created_at_ms, type, succeeded, target_transaction_id)
-                VALUES (p_merchant, p_order, p_transaction, p_operation, p_request_hash, p_response, p_result,
-                    p_gateway_code, p_amount, p_currency, p_eci, p_apple_pay_id, p_time_ms, p_type, p_succeeded,
-                    p_target);
-                IF p_voids_target AND p_target IS NOT NULL THEN
-                    UPDATE transactions t SET voided = true
-                    WHERE t.merchant_id = p_merchant AND t.order_id = p_order AND t.transaction_id = p_target;
-                END IF;
-                RETURN QUERY SELECT 'recorded'::text, NULL::bytea, NULL::bytea;
-            END
-            $$
-            """
-        ],
+        // 2: one record in one round trip, through the function `gateway_record`. This step and
+        // three later ones declared it in full; it is now defined once (GatewayRecordFunction)
+        // and installed after the steps, replacing any earlier declaration.
+        [],
         // 3: replay records keyed on one spelling of the Apple transaction id (lower-case hex of
         // its bytes), as SQLite's step 3; where both spellings were recorded, one record remains.
         [
@@ -186,74 +119,6 @@ enum PostgresMigrations {
             """
             CREATE UNIQUE INDEX IF NOT EXISTS apple_pay_transactions_by_data_digest
                 ON apple_pay_transactions (data_digest)
-            """,
-            """
-            CREATE OR REPLACE FUNCTION gateway_record(
-                p_merchant text, p_order text, p_transaction text, p_operation text, p_request_hash bytea,
-                p_response bytea, p_result text, p_gateway_code text, p_amount bigint, p_currency text, p_eci text,
-                p_apple_pay_id text, p_time_ms bigint, p_type text, p_succeeded boolean, p_target text,
-                p_voids_target boolean, p_is_initial boolean, p_expected_version bigint,
-                p_order_currency text, p_order_amount bigint, p_status text, p_total_authorized bigint,
-                p_total_captured bigint, p_total_refunded bigint, p_wallet text, p_reference text,
-                p_created_ms bigint, p_initial_succeeded boolean, p_data_digest text
-            ) RETURNS TABLE (outcome text, stored_hash bytea, stored_body bytea)
-            LANGUAGE plpgsql AS $$
-            DECLARE
-                current_version bigint;
-                current_initial boolean;
-            BEGIN
-                PERFORM pg_advisory_xact_lock(hashtext(p_merchant), hashtext(p_order));
-                RETURN QUERY SELECT 'duplicate'::text, t.request_hash, t.response_body FROM transactions t
-                    WHERE t.merchant_id = p_merchant AND t.order_id = p_order AND t.transaction_id = p_transaction;
-                IF FOUND THEN RETURN; END IF;
-                SELECT o.version, o.initial_succeeded INTO current_version, current_initial FROM orders o
-                    WHERE o.merchant_id = p_merchant AND o.order_id = p_order;
-                IF p_is_initial AND coalesce(current_initial, false) THEN
-                    RETURN QUERY SELECT 'orderAlreadySucceeded'::text, NULL::bytea, NULL::bytea;
-                    RETURN;
-                END IF;
-                IF current_version IS DISTINCT FROM p_expected_version THEN
-                    RETURN QUERY SELECT 'orderChanged'::text, NULL::bytea, NULL::bytea;
-                    RETURN;
-                END IF;
-                IF p_apple_pay_id IS NOT NULL THEN
-                    -- No conflict target: a used transaction id and a used data digest both refuse.
-                    INSERT INTO apple_pay_transactions
-                        (apple_pay_transaction_id, data_digest, merchant_id, order_id, transaction_id, accepted_at_ms)
-                    VALUES (p_apple_pay_id, p_data_digest, p_merchant, p_order, p_transaction, p_time_ms)
-                    ON CONFLICT DO NOTHING;
-                    IF NOT FOUND THEN
-                        RETURN QUERY SELECT 'applePayReplay'::text, NULL::bytea, NULL::bytea;
-                        RETURN;
-                    END IF;
-                END IF;
-                INSERT INTO orders AS o (merchant_id, order_id, currency, amount_minor, status,
-                    total_authorized_minor, total_captured_minor, total_refunded_minor, wallet_provider, reference,
-                    initial_succeeded, created_at_ms, updated_at_ms)
-                VALUES (p_merchant, p_order, p_order_currency, p_order_amount, p_status, p_total_authorized,
-                    p_total_captured, p_total_refunded, p_wallet, p_reference, p_initial_succeeded, p_created_ms,
-                    p_time_ms)
-                ON CONFLICT (merchant_id, order_id) DO UPDATE SET
-                    currency = excluded.currency, amount_minor = excluded.amount_minor, status = excluded.status,
-                    total_authorized_minor = excluded.total_authorized_minor,
-                    total_captured_minor = excluded.total_captured_minor,
-                    total_refunded_minor = excluded.total_refunded_minor,
-                    wallet_provider = excluded.wallet_provider, reference = excluded.reference,
-                    initial_succeeded = o.initial_succeeded OR excluded.initial_succeeded,
-                    updated_at_ms = excluded.updated_at_ms, version = o.version + 1;
-                INSERT INTO transactions (merchant_id, order_id, transaction_id, operation, request_hash,
-                    response_body, result, gateway_code, amount_minor, currency, eci_indicator,
-                    apple_pay_transaction_id, created_at_ms, type, succeeded, target_transaction_id)
-                VALUES (p_merchant, p_order, p_transaction, p_operation, p_request_hash, p_response, p_result,
-                    p_gateway_code, p_amount, p_currency, p_eci, p_apple_pay_id, p_time_ms, p_type, p_succeeded,
-                    p_target);
-                IF p_voids_target AND p_target IS NOT NULL THEN
-                    UPDATE transactions t SET voided = true
-                    WHERE t.merchant_id = p_merchant AND t.order_id = p_order AND t.transaction_id = p_target;
-                END IF;
-                RETURN QUERY SELECT 'recorded'::text, NULL::bytea, NULL::bytea;
-            END
-            $$
             """,
         ],
         // 6: request fingerprints of earlier releases (unkeyed SHA-256, 32 bytes) are found through
@@ -312,103 +177,7 @@ enum PostgresMigrations {
                 ADD COLUMN IF NOT EXISTS echo text
             """
         ] + LegacyReceiptColumns.postgresStatements + [
-            "DROP FUNCTION IF EXISTS gateway_record(text, text, text, text, bytea, bytea, text, text, bigint, text, text, text, bigint, text, boolean, text, boolean, boolean, bigint, text, bigint, text, bigint, bigint, bigint, text, text, bigint, boolean, text)",
-            """
-            CREATE OR REPLACE FUNCTION gateway_record(
-                p_merchant text, p_order text, p_transaction text, p_operation text, p_request_hash bytea,
-                p_response bytea, p_result text, p_gateway_code text, p_amount bigint, p_currency text, p_eci text,
-                p_apple_pay_id text, p_time_ms bigint, p_type text, p_succeeded boolean, p_target text,
-                p_voids_target boolean, p_is_initial boolean, p_expected_version bigint,
-                p_order_currency text, p_order_amount bigint, p_status text, p_total_authorized bigint,
-                p_total_captured bigint, p_total_refunded bigint, p_wallet text, p_reference text,
-                p_created_ms bigint, p_initial_succeeded boolean, p_data_digest text, p_response_format text,
-                r_api_version bigint, r_transaction_source text, r_transaction_reference text,
-                r_card_number text, r_card_brand text, r_card_expiry_month bigint, r_card_expiry_year bigint,
-                r_card_name text, r_device_number text, r_device_expiry_month bigint,
-                r_device_expiry_year bigint, r_cryptogram_format text, r_acquirer_code text,
-                r_acquirer_message text, r_authorized_minor bigint, r_authorization_code text,
-                r_acquirer_receipt text, r_stan text, r_security_code_result text,
-                r_order_amount_minor bigint, r_order_currency text, r_order_status text,
-                r_order_total_authorized_minor bigint, r_order_total_captured_minor bigint,
-                r_order_total_refunded_minor bigint, r_order_wallet_provider text, r_order_reference text,
-                r_order_created_at_ms bigint, r_echo text
-            ) RETURNS TABLE (outcome text)
-            LANGUAGE plpgsql AS $$
-            DECLARE
-                current_version bigint;
-                current_initial boolean;
-            BEGIN
-                PERFORM pg_advisory_xact_lock(hashtext(p_merchant), hashtext(p_order));
-                PERFORM 1 FROM transactions t
-                    WHERE t.merchant_id = p_merchant AND t.order_id = p_order AND t.transaction_id = p_transaction;
-                IF FOUND THEN
-                    RETURN QUERY SELECT 'duplicate'::text;
-                    RETURN;
-                END IF;
-                SELECT o.version, o.initial_succeeded INTO current_version, current_initial FROM orders o
-                    WHERE o.merchant_id = p_merchant AND o.order_id = p_order;
-                IF p_is_initial AND coalesce(current_initial, false) THEN
-                    RETURN QUERY SELECT 'orderAlreadySucceeded'::text;
-                    RETURN;
-                END IF;
-                IF current_version IS DISTINCT FROM p_expected_version THEN
-                    RETURN QUERY SELECT 'orderChanged'::text;
-                    RETURN;
-                END IF;
-                IF p_apple_pay_id IS NOT NULL THEN
-                    -- No conflict target: a used transaction id and a used data digest both refuse.
-                    INSERT INTO apple_pay_transactions
-                        (apple_pay_transaction_id, data_digest, merchant_id, order_id, transaction_id, accepted_at_ms)
-                    VALUES (p_apple_pay_id, p_data_digest, p_merchant, p_order, p_transaction, p_time_ms)
-                    ON CONFLICT DO NOTHING;
-                    IF NOT FOUND THEN
-                        RETURN QUERY SELECT 'applePayReplay'::text;
-                        RETURN;
-                    END IF;
-                END IF;
-                INSERT INTO orders AS o (merchant_id, order_id, currency, amount_minor, status,
-                    total_authorized_minor, total_captured_minor, total_refunded_minor, wallet_provider, reference,
-                    initial_succeeded, created_at_ms, updated_at_ms)
-                VALUES (p_merchant, p_order, p_order_currency, p_order_amount, p_status, p_total_authorized,
-                    p_total_captured, p_total_refunded, p_wallet, p_reference, p_initial_succeeded, p_created_ms,
-                    p_time_ms)
-                ON CONFLICT (merchant_id, order_id) DO UPDATE SET
-                    currency = excluded.currency, amount_minor = excluded.amount_minor, status = excluded.status,
-                    total_authorized_minor = excluded.total_authorized_minor,
-                    total_captured_minor = excluded.total_captured_minor,
-                    total_refunded_minor = excluded.total_refunded_minor,
-                    wallet_provider = excluded.wallet_provider, reference = excluded.reference,
-                    initial_succeeded = o.initial_succeeded OR excluded.initial_succeeded,
-                    updated_at_ms = excluded.updated_at_ms, version = o.version + 1;
-                INSERT INTO transactions (merchant_id, order_id, transaction_id, operation, request_hash,
-                    response_body, result, gateway_code, amount_minor, currency, eci_indicator,
-                    apple_pay_transaction_id, created_at_ms, type, succeeded, target_transaction_id, response_format,
-                    api_version, transaction_source, transaction_reference, card_number, card_brand,
-                    card_expiry_month, card_expiry_year, card_name, device_number, device_expiry_month,
-                    device_expiry_year, cryptogram_format, acquirer_code, acquirer_message, authorized_minor,
-                    authorization_code, acquirer_receipt, stan, security_code_result, order_amount_minor,
-                    order_currency, order_status, order_total_authorized_minor, order_total_captured_minor,
-                    order_total_refunded_minor, order_wallet_provider, order_reference, order_created_at_ms,
-                    echo)
-                VALUES (p_merchant, p_order, p_transaction, p_operation, p_request_hash, p_response, p_result,
-                    p_gateway_code, p_amount, p_currency, p_eci, p_apple_pay_id, p_time_ms, p_type, p_succeeded,
-                    p_target, p_response_format,
-                    r_api_version, r_transaction_source, r_transaction_reference, r_card_number, r_card_brand,
-                    r_card_expiry_month, r_card_expiry_year, r_card_name, r_device_number,
-                    r_device_expiry_month, r_device_expiry_year, r_cryptogram_format, r_acquirer_code,
-                    r_acquirer_message, r_authorized_minor, r_authorization_code, r_acquirer_receipt, r_stan,
-                    r_security_code_result, r_order_amount_minor, r_order_currency, r_order_status,
-                    r_order_total_authorized_minor, r_order_total_captured_minor,
-                    r_order_total_refunded_minor, r_order_wallet_provider, r_order_reference,
-                    r_order_created_at_ms, r_echo);
-                IF p_voids_target AND p_target IS NOT NULL THEN
-                    UPDATE transactions t SET voided = true
-                    WHERE t.merchant_id = p_merchant AND t.order_id = p_order AND t.transaction_id = p_target;
-                END IF;
-                RETURN QUERY SELECT 'recorded'::text;
-            END
-            $$
-            """,
+            "DROP FUNCTION IF EXISTS gateway_record(text, text, text, text, bytea, bytea, text, text, bigint, text, text, text, bigint, text, boolean, text, boolean, boolean, bigint, text, bigint, text, bigint, bigint, bigint, text, text, bigint, boolean, text)"
         ],
         // 9: gateway tokens (Tokenization), as SQLite's step 8: one repository per merchant, the
         // card sealed by the gateway, the token and its bookkeeping in clear.
@@ -474,106 +243,6 @@ enum PostgresMigrations {
                 ADD COLUMN IF NOT EXISTS authentication_3ds2_status text
             """,
             "DROP FUNCTION IF EXISTS gateway_record(text, text, text, text, bytea, bytea, text, text, bigint, text, text, text, bigint, text, boolean, text, boolean, boolean, bigint, text, bigint, text, bigint, bigint, bigint, text, text, bigint, boolean, text, text, bigint, text, text, text, text, bigint, bigint, text, text, bigint, bigint, text, text, text, bigint, text, text, text, text, bigint, text, text, bigint, bigint, bigint, text, text, bigint, text)",
-            """
-            CREATE OR REPLACE FUNCTION gateway_record(
-                p_merchant text, p_order text, p_transaction text, p_operation text, p_request_hash bytea,
-                p_response bytea, p_result text, p_gateway_code text, p_amount bigint, p_currency text, p_eci text,
-                p_apple_pay_id text, p_time_ms bigint, p_type text, p_succeeded boolean, p_target text,
-                p_voids_target boolean, p_is_initial boolean, p_expected_version bigint,
-                p_order_currency text, p_order_amount bigint, p_status text, p_total_authorized bigint,
-                p_total_captured bigint, p_total_refunded bigint, p_wallet text, p_reference text,
-                p_created_ms bigint, p_initial_succeeded boolean, p_data_digest text, p_response_format text,
-                r_api_version bigint, r_transaction_source text, r_transaction_reference text,
-                r_card_number text, r_card_brand text, r_card_expiry_month bigint, r_card_expiry_year bigint,
-                r_card_name text, r_device_number text, r_device_expiry_month bigint,
-                r_device_expiry_year bigint, r_cryptogram_format text, r_acquirer_code text,
-                r_acquirer_message text, r_authorized_minor bigint, r_authorization_code text,
-                r_acquirer_receipt text, r_stan text, r_security_code_result text,
-                r_order_amount_minor bigint, r_order_currency text, r_order_status text,
-                r_order_total_authorized_minor bigint, r_order_total_captured_minor bigint,
-                r_order_total_refunded_minor bigint, r_order_wallet_provider text, r_order_reference text,
-                r_order_created_at_ms bigint, r_echo text,
-                r_authentication_transaction_id text, r_authentication_status text, r_authentication_version text, r_authentication_acs_eci text,
-                r_authentication_3ds_transaction_id text, r_authentication_ds_transaction_id text, r_authentication_protocol_version text, r_authentication_3ds2_status text
-            ) RETURNS TABLE (outcome text)
-            LANGUAGE plpgsql AS $$
-            DECLARE
-                current_version bigint;
-                current_initial boolean;
-            BEGIN
-                PERFORM pg_advisory_xact_lock(hashtext(p_merchant), hashtext(p_order));
-                PERFORM 1 FROM transactions t
-                    WHERE t.merchant_id = p_merchant AND t.order_id = p_order AND t.transaction_id = p_transaction;
-                IF FOUND THEN
-                    RETURN QUERY SELECT 'duplicate'::text;
-                    RETURN;
-                END IF;
-                SELECT o.version, o.initial_succeeded INTO current_version, current_initial FROM orders o
-                    WHERE o.merchant_id = p_merchant AND o.order_id = p_order;
-                IF p_is_initial AND coalesce(current_initial, false) THEN
-                    RETURN QUERY SELECT 'orderAlreadySucceeded'::text;
-                    RETURN;
-                END IF;
-                IF current_version IS DISTINCT FROM p_expected_version THEN
-                    RETURN QUERY SELECT 'orderChanged'::text;
-                    RETURN;
-                END IF;
-                IF p_apple_pay_id IS NOT NULL THEN
-                    -- No conflict target: a used transaction id and a used data digest both refuse.
-                    INSERT INTO apple_pay_transactions
-                        (apple_pay_transaction_id, data_digest, merchant_id, order_id, transaction_id, accepted_at_ms)
-                    VALUES (p_apple_pay_id, p_data_digest, p_merchant, p_order, p_transaction, p_time_ms)
-                    ON CONFLICT DO NOTHING;
-                    IF NOT FOUND THEN
-                        RETURN QUERY SELECT 'applePayReplay'::text;
-                        RETURN;
-                    END IF;
-                END IF;
-                INSERT INTO orders AS o (merchant_id, order_id, currency, amount_minor, status,
-                    total_authorized_minor, total_captured_minor, total_refunded_minor, wallet_provider, reference,
-                    initial_succeeded, created_at_ms, updated_at_ms)
-                VALUES (p_merchant, p_order, p_order_currency, p_order_amount, p_status, p_total_authorized,
-                    p_total_captured, p_total_refunded, p_wallet, p_reference, p_initial_succeeded, p_created_ms,
-                    p_time_ms)
-                ON CONFLICT (merchant_id, order_id) DO UPDATE SET
-                    currency = excluded.currency, amount_minor = excluded.amount_minor, status = excluded.status,
-                    total_authorized_minor = excluded.total_authorized_minor,
-                    total_captured_minor = excluded.total_captured_minor,
-                    total_refunded_minor = excluded.total_refunded_minor,
-                    wallet_provider = excluded.wallet_provider, reference = excluded.reference,
-                    initial_succeeded = o.initial_succeeded OR excluded.initial_succeeded,
-                    updated_at_ms = excluded.updated_at_ms, version = o.version + 1;
-                INSERT INTO transactions (merchant_id, order_id, transaction_id, operation, request_hash,
-                    response_body, result, gateway_code, amount_minor, currency, eci_indicator,
-                    apple_pay_transaction_id, created_at_ms, type, succeeded, target_transaction_id, response_format,
-                    api_version, transaction_source, transaction_reference, card_number, card_brand,
-                    card_expiry_month, card_expiry_year, card_name, device_number, device_expiry_month,
-                    device_expiry_year, cryptogram_format, acquirer_code, acquirer_message, authorized_minor,
-                    authorization_code, acquirer_receipt, stan, security_code_result, order_amount_minor,
-                    order_currency, order_status, order_total_authorized_minor, order_total_captured_minor,
-                    order_total_refunded_minor, order_wallet_provider, order_reference, order_created_at_ms,
-                    echo, authentication_transaction_id, authentication_status, authentication_version, authentication_acs_eci,
-                    authentication_3ds_transaction_id, authentication_ds_transaction_id, authentication_protocol_version, authentication_3ds2_status)
-                VALUES (p_merchant, p_order, p_transaction, p_operation, p_request_hash, p_response, p_result,
-                    p_gateway_code, p_amount, p_currency, p_eci, p_apple_pay_id, p_time_ms, p_type, p_succeeded,
-                    p_target, p_response_format,
-                    r_api_version, r_transaction_source, r_transaction_reference, r_card_number, r_card_brand,
-                    r_card_expiry_month, r_card_expiry_year, r_card_name, r_device_number,
-                    r_device_expiry_month, r_device_expiry_year, r_cryptogram_format, r_acquirer_code,
-                    r_acquirer_message, r_authorized_minor, r_authorization_code, r_acquirer_receipt, r_stan,
-                    r_security_code_result, r_order_amount_minor, r_order_currency, r_order_status,
-                    r_order_total_authorized_minor, r_order_total_captured_minor,
-                    r_order_total_refunded_minor, r_order_wallet_provider, r_order_reference,
-                    r_order_created_at_ms, r_echo, r_authentication_transaction_id, r_authentication_status, r_authentication_version, r_authentication_acs_eci,
-                    r_authentication_3ds_transaction_id, r_authentication_ds_transaction_id, r_authentication_protocol_version, r_authentication_3ds2_status);
-                IF p_voids_target AND p_target IS NOT NULL THEN
-                    UPDATE transactions t SET voided = true
-                    WHERE t.merchant_id = p_merchant AND t.order_id = p_order AND t.transaction_id = p_target;
-                END IF;
-                RETURN QUERY SELECT 'recorded'::text;
-            END
-            $$
-            """,
         ],
         // 11: Merchant Administration (the /ma/ console), as SQLite's step 10: operators, sessions
         // by the digest of their cookie, failed logins per address, the audit log, and the order
@@ -671,8 +340,8 @@ enum PostgresMigrations {
         // then the console's indexes that lead with merchant_id (step 11) tie with the primary
         // keys, and a plan that scans every order of the merchant for one order was kept as the
         // tables grew: each record cost more than the last (two replicas: 718/s before step 11,
-        // about 270/s after it). A plan made per call sees the table's current size. A later
-        // step that replaces gateway_record must set plan_cache_mode on the new definition too.
+        // about 270/s after it). A plan made per call sees the table's current size; the one
+        // definition (GatewayRecordFunction) declares it so.
         [
             """
             DO $$
@@ -771,6 +440,8 @@ enum PostgresMigrations {
             for (index, step) in steps.enumerated() where Int64(index + 1) > from {
                 for statement in step { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
             }
+            // The one write path, as this build defines it (installed only when it differs).
+            try await GatewayRecordFunction.install(connection, logger)
             if let seal { try await sealLegacyFingerprints(connection, logger, seal) }
             if from < Int64(steps.count) {
                 try await connection.query("UPDATE gateway_schema SET version = \(Int64(steps.count))", logger: logger)

@@ -15,7 +15,7 @@ import PostgresNIO
 /// across orders; `ON CONFLICT DO NOTHING` on their primary key waits for a concurrent insert
 /// of the same id and then tells the loser.
 enum PostgresRecordWriter {
-    /// Runs `gateway_record` (migration step 5): the lock, the checks and the writes in one
+    /// Runs `gateway_record` (``GatewayRecordFunction``): the lock, the checks and the writes in one
     /// statement, so one round trip, committed before it returns when the outcome is `.recorded`.
     /// `prepared: false` sends the call unnamed, parsed on every use (behind a transaction-pooling
     /// PgBouncer, where a statement prepared on one server connection is unknown on the next).
@@ -85,44 +85,30 @@ enum PostgresRecordWriter {
             + "\((1...functionParameterCount).map { "$\($0)" }.joined(separator: ", ")))), "
             + "n AS (INSERT INTO notification_outbox (merchant_id, order_id, transaction_id, url, order_url, status, "
             + "created_at_ms, next_attempt_at_ms) SELECT $1, $2, $3, $\(functionParameterCount + 1), "
-            + "$\(functionParameterCount + 2), 'PENDING', $13, $13 FROM r "
+            + "$\(functionParameterCount + 2), 'PENDING', $\(time), $\(time) FROM r "
             + "WHERE r.outcome = 'recorded' AND $\(functionParameterCount + 1)::text IS NOT NULL) "
             + "SELECT r.outcome, \(storedColumns.map { "t." + $0 }.joined(separator: ", ")) "
             + "FROM r LEFT JOIN transactions t ON r.outcome = 'duplicate' "
             + "AND t.merchant_id = $1 AND t.order_id = $2 AND t.transaction_id = $3"
-        static let functionParameterCount = bindingDataTypes.count - 2
+        static let functionParameterCount = GatewayRecordFunction.parameterTypes.count
+        /// The record's time: the outbox row's creation and first attempt.
+        static let time = GatewayRecordFunction.position(of: "p_time_ms")
         static let storedColumns =
             ReceiptColumns.identityColumns + ReceiptColumns.names + [
                 "request_hash", "response_format", "response_body",
             ]
-        /// The function's parameters (migration step 9): the record's, then the receipt's columns.
+        /// The function's parameters, as it declares them, then the notification's URL and kind.
         static let bindingDataTypes: [PostgresDataType] =
-            [
-                .text, .text, .text, .text, .bytea, .bytea, .text, .text, .int8, .text, .text, .text, .int8, .text, .bool,
-                .text, .bool, .bool, .int8, .text, .int8, .text, .int8, .int8, .int8, .text, .text, .int8, .bool,
-                .text, .text,
-            ] + ReceiptColumns.columns.map { $0.kind == .text ? .text : .int8 } + [.text, .bool]
+            GatewayRecordFunction.parameterTypes.map(\.dataType) + [.text, .bool]
         typealias Row = (OutcomeName, StoredTransaction?)
 
         let record: TransactionRecord
 
         func makeBindings() -> PostgresBindings {
-            let order = record.order
+            var bindings = PostgresBindings(capacity: Self.bindingDataTypes.count)
             // In the function's parameter order; nil binds NULL.
-            let values: [(any PostgresDynamicTypeEncodable)?] = [
-                record.merchantId, record.orderId, record.transactionId, record.operation.rawValue,
-                ByteBuffer(bytes: record.requestHash), ByteBuffer(bytes: record.response.bytes), record.result.rawValue,
-                record.gatewayCode.rawValue, record.amountMinorUnits, record.currency, record.eciIndicator,
-                record.applePayReplay?.transactionId, record.time.milliseconds, record.transactionType.rawValue, record.succeeded,
-                record.targetTransactionId, record.voidedTransactionId != nil, record.isInitial, record.expectedOrderVersion,
-                order.currency, order.amountMinorUnits, order.status.rawValue, order.totalAuthorizedMinorUnits,
-                order.totalCapturedMinorUnits, order.totalRefundedMinorUnits, order.walletProvider, order.reference,
-                order.creationTime.milliseconds, record.opensOrder, record.applePayReplay?.dataDigestHex,
-                record.response.format.rawValue,
-            ]
-            var bindings = PostgresBindings(capacity: values.count + ReceiptColumns.names.count)
-            for value in values {
-                if let value { bindings.append(value) } else { bindings.appendNull() }
+            for parameter in GatewayRecordFunction.recordParameters {
+                if let value = parameter.value(record) { bindings.append(value) } else { bindings.appendNull() }
             }
             for value in ReceiptColumns.values(record.receipt) {
                 switch value {

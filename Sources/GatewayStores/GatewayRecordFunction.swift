@@ -1,0 +1,200 @@
+import Crypto
+import GatewayCore
+import PostgresNIO
+
+/// `gateway_record`, PostgreSQL's one write path for a transaction record, defined once: its
+/// parameters (name, type and the value the writer binds, in one list), its body, and the SQL
+/// that declares it. The migrations no longer declare it; `install(_:_:)` (after them, under the
+/// same lock) replaces whatever is installed when its text differs from this definition, so the
+/// writer's bindings and the function's parameters cannot disagree.
+enum GatewayRecordFunction {
+    enum SQLType: String {
+        case text, bytea, bigint, boolean
+
+        var dataType: PostgresDataType {
+            switch self {
+            case .text: .text
+            case .bytea: .bytea
+            case .bigint: .int8
+            case .boolean: .bool
+            }
+        }
+    }
+
+    /// One parameter: its name in the function, its type, and what the writer binds for a record
+    /// (nil binds NULL).
+    struct Parameter: Sendable {
+        let name: String
+        let type: SQLType
+        let value: @Sendable (TransactionRecord) -> (any PostgresDynamicTypeEncodable & Sendable)?
+
+        init(
+            _ name: String,
+            _ type: SQLType,
+            _ value: @escaping @Sendable (TransactionRecord) -> (any PostgresDynamicTypeEncodable & Sendable)?
+        ) {
+            self.name = name
+            self.type = type
+            self.value = value
+        }
+    }
+
+    /// The record's own values, then (``receiptParameters``) the receipt's typed columns.
+    static let recordParameters: [Parameter] = [
+        Parameter("p_merchant", .text) { $0.merchantId },
+        Parameter("p_order", .text) { $0.orderId },
+        Parameter("p_transaction", .text) { $0.transactionId },
+        Parameter("p_operation", .text) { $0.operation.rawValue },
+        Parameter("p_request_hash", .bytea) { ByteBuffer(bytes: $0.requestHash) },
+        Parameter("p_response", .bytea) { ByteBuffer(bytes: $0.response.bytes) },
+        Parameter("p_result", .text) { $0.result.rawValue },
+        Parameter("p_gateway_code", .text) { $0.gatewayCode.rawValue },
+        Parameter("p_amount", .bigint) { $0.amountMinorUnits },
+        Parameter("p_currency", .text) { $0.currency },
+        Parameter("p_eci", .text) { $0.eciIndicator },
+        Parameter("p_apple_pay_id", .text) { $0.applePayReplay?.transactionId },
+        Parameter("p_time_ms", .bigint) { $0.time.milliseconds },
+        Parameter("p_type", .text) { $0.transactionType.rawValue },
+        Parameter("p_succeeded", .boolean) { $0.succeeded },
+        Parameter("p_target", .text) { $0.targetTransactionId },
+        Parameter("p_voids_target", .boolean) { $0.voidedTransactionId != nil },
+        Parameter("p_is_initial", .boolean) { $0.isInitial },
+        Parameter("p_expected_version", .bigint) { $0.expectedOrderVersion },
+        Parameter("p_order_currency", .text) { $0.order.currency },
+        Parameter("p_order_amount", .bigint) { $0.order.amountMinorUnits },
+        Parameter("p_status", .text) { $0.order.status.rawValue },
+        Parameter("p_total_authorized", .bigint) { $0.order.totalAuthorizedMinorUnits },
+        Parameter("p_total_captured", .bigint) { $0.order.totalCapturedMinorUnits },
+        Parameter("p_total_refunded", .bigint) { $0.order.totalRefundedMinorUnits },
+        Parameter("p_wallet", .text) { $0.order.walletProvider },
+        Parameter("p_reference", .text) { $0.order.reference },
+        Parameter("p_created_ms", .bigint) { $0.order.creationTime.milliseconds },
+        Parameter("p_initial_succeeded", .boolean) { $0.opensOrder },
+        Parameter("p_data_digest", .text) { $0.applePayReplay?.dataDigestHex },
+        Parameter("p_response_format", .text) { $0.response.format.rawValue },
+    ]
+
+    /// The receipt's columns, `r_<column>`, bound from ``ReceiptColumns/values(_:)`` in its order.
+    static let receiptParameters: [(name: String, type: SQLType)] = ReceiptColumns.columns.map {
+        ("r_\($0.name)", $0.kind == .text ? .text : .bigint)
+    }
+
+    /// Every parameter's type, in order: what the prepared call declares.
+    static let parameterTypes: [SQLType] = recordParameters.map(\.type) + receiptParameters.map(\.type)
+
+    /// The parameter of `name`, 1-based, as the call's placeholders count.
+    static func position(of name: String) -> Int {
+        guard let index = recordParameters.firstIndex(where: { $0.name == name }) else {
+            preconditionFailure("gateway_record has no parameter \(name)")
+        }
+        return index + 1
+    }
+
+    /// `CREATE FUNCTION gateway_record(...)`: planned per call (PostgreSQL step 15 says why).
+    static let definition: String = {
+        let parameters = (recordParameters.map { ($0.name, $0.type) } + receiptParameters)
+            .map { "\($0.0) \($0.1.rawValue)" }.joined(separator: ", ")
+        let receiptNames = ReceiptColumns.names.joined(separator: ", ")
+        let receiptValues = receiptParameters.map(\.name).joined(separator: ", ")
+        return """
+            CREATE FUNCTION gateway_record(\(parameters)) RETURNS TABLE (outcome text)
+            LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
+            DECLARE
+                current_version bigint;
+                current_initial boolean;
+            BEGIN
+                PERFORM pg_advisory_xact_lock(hashtext(p_merchant), hashtext(p_order));
+                PERFORM 1 FROM transactions t
+                    WHERE t.merchant_id = p_merchant AND t.order_id = p_order AND t.transaction_id = p_transaction;
+                IF FOUND THEN
+                    RETURN QUERY SELECT 'duplicate'::text;
+                    RETURN;
+                END IF;
+                SELECT o.version, o.initial_succeeded INTO current_version, current_initial FROM orders o
+                    WHERE o.merchant_id = p_merchant AND o.order_id = p_order;
+                IF p_is_initial AND coalesce(current_initial, false) THEN
+                    RETURN QUERY SELECT 'orderAlreadySucceeded'::text;
+                    RETURN;
+                END IF;
+                IF current_version IS DISTINCT FROM p_expected_version THEN
+                    RETURN QUERY SELECT 'orderChanged'::text;
+                    RETURN;
+                END IF;
+                IF p_apple_pay_id IS NOT NULL THEN
+                    -- No conflict target: a used transaction id and a used data digest both refuse.
+                    INSERT INTO apple_pay_transactions
+                        (apple_pay_transaction_id, data_digest, merchant_id, order_id, transaction_id, accepted_at_ms)
+                    VALUES (p_apple_pay_id, p_data_digest, p_merchant, p_order, p_transaction, p_time_ms)
+                    ON CONFLICT DO NOTHING;
+                    IF NOT FOUND THEN
+                        RETURN QUERY SELECT 'applePayReplay'::text;
+                        RETURN;
+                    END IF;
+                END IF;
+                INSERT INTO orders AS o (merchant_id, order_id, currency, amount_minor, status,
+                    total_authorized_minor, total_captured_minor, total_refunded_minor, wallet_provider, reference,
+                    initial_succeeded, created_at_ms, updated_at_ms)
+                VALUES (p_merchant, p_order, p_order_currency, p_order_amount, p_status, p_total_authorized,
+                    p_total_captured, p_total_refunded, p_wallet, p_reference, p_initial_succeeded, p_created_ms,
+                    p_time_ms)
+                ON CONFLICT (merchant_id, order_id) DO UPDATE SET
+                    currency = excluded.currency, amount_minor = excluded.amount_minor, status = excluded.status,
+                    total_authorized_minor = excluded.total_authorized_minor,
+                    total_captured_minor = excluded.total_captured_minor,
+                    total_refunded_minor = excluded.total_refunded_minor,
+                    wallet_provider = excluded.wallet_provider, reference = excluded.reference,
+                    initial_succeeded = o.initial_succeeded OR excluded.initial_succeeded,
+                    updated_at_ms = excluded.updated_at_ms, version = o.version + 1;
+                INSERT INTO transactions (merchant_id, order_id, transaction_id, operation, request_hash,
+                    response_body, result, gateway_code, amount_minor, currency, eci_indicator,
+                    apple_pay_transaction_id, created_at_ms, type, succeeded, target_transaction_id, response_format,
+                    \(receiptNames))
+                VALUES (p_merchant, p_order, p_transaction, p_operation, p_request_hash, p_response, p_result,
+                    p_gateway_code, p_amount, p_currency, p_eci, p_apple_pay_id, p_time_ms, p_type, p_succeeded,
+                    p_target, p_response_format,
+                    \(receiptValues));
+                IF p_voids_target AND p_target IS NOT NULL THEN
+                    UPDATE transactions t SET voided = true
+                    WHERE t.merchant_id = p_merchant AND t.order_id = p_order AND t.transaction_id = p_target;
+                END IF;
+                RETURN QUERY SELECT 'recorded'::text;
+            END
+            $$
+            """
+    }()
+
+    /// What the installed function carries as its comment: the definition's digest.
+    static let digest = SHA256.hash(data: Array(definition.utf8)).map { String(format: "%02x", $0) }.joined()
+
+    /// Installs this definition unless the installed function is it already (its comment is the
+    /// definition's digest): every other `gateway_record` is dropped first, whatever its
+    /// parameters. Runs inside the migration's transaction and lock.
+    static func install(_ connection: PostgresConnection, _ logger: Logger) async throws {
+        let installed = try await connection.query(
+            "SELECT count(*) FROM pg_proc WHERE proname = 'gateway_record' AND obj_description(oid, 'pg_proc') = \(digest)",
+            logger: logger
+        )
+        var current = false
+        for try await count in installed.decode(Int64.self) { current = count == 1 }
+        if current { return }
+        try await connection.query(
+            """
+            DO $$
+            DECLARE f regprocedure;
+            BEGIN
+                FOR f IN SELECT oid::regprocedure FROM pg_proc WHERE proname = 'gateway_record' LOOP
+                    EXECUTE format('DROP FUNCTION %s', f);
+                END LOOP;
+            END
+            $$
+            """,
+            logger: logger
+        )
+        try await connection.query(PostgresQuery(unsafeSQL: definition), logger: logger)
+        let signature = parameterTypes.map(\.rawValue).joined(separator: ", ")
+        try await connection.query(
+            PostgresQuery(unsafeSQL: "COMMENT ON FUNCTION gateway_record(\(signature)) IS '\(digest)'"),
+            logger: logger
+        )
+    }
+}
