@@ -510,6 +510,31 @@ let package = Package(
             name: "RadialAPITests",
             dependencies: ["RadialAPI"]
         ),
+        // The MPGS front end's pure logic (catalogue, request reading, error wording, sealing), without the server.
+        .testTarget(
+            name: "MPGSAPITests",
+            dependencies: [
+                "ApplePayToken",
+                "GatewayCore",
+                "GatewayHTTP",
+                "MPGSAPI",
+                "TextEdits",
+                "WireJSON",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // The console's forms, search parsing, templates and refusals, without the server.
+        .testTarget(
+            name: "MerchantConsoleTests",
+            dependencies: [
+                "GatewayCore",
+                "GatewayHTTP",
+                "MerchantConsole",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .testTarget(
             name: "GatewayTests",
             dependencies: [

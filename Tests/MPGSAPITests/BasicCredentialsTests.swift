@@ -4,7 +4,6 @@ import Hummingbird
 import NIOCore
 import Testing
 
-@testable import Gateway
 @testable import MPGSAPI
 
 @Suite("Authorization: Basic read as bytes")

@@ -1,7 +1,6 @@
 import Testing
 import TextEdits
 
-@testable import Gateway
 @testable import MPGSAPI
 
 /// The format checks that read a field's bytes instead of its Characters give the answers the

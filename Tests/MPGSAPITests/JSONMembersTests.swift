@@ -2,7 +2,6 @@ import ApplePayToken
 import Testing
 import WireJSON
 
-@testable import Gateway
 @testable import MPGSAPI
 
 /// Responses are written from member lists without a dictionary; they must be the bytes the

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import TextEdits
 
-@testable import Gateway
 @testable import MPGSAPI
 
 @Suite("Catalogue patterns matched without ICU agree with ICU")

@@ -2,7 +2,6 @@ import Foundation
 import GatewayCore
 import Testing
 
-@testable import Gateway
 @testable import MPGSAPI
 
 /// The hand-made formatter against Foundation's, which it replaced for speed.
