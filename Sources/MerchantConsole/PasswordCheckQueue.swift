@@ -26,6 +26,9 @@ package final class PasswordCheckQueue: Sendable {
         self.perAddress = perAddress
     }
 
+    /// The places held now (checks waiting or running): what a test waits on instead of a sleep.
+    package var placesTaken: Int { line.withLock { $0.total } }
+
     /// `check`'s result, computed on the queue; nil, without running it, when the line is full
     /// or holds `perAddress` checks from `address` already.
     package func run<Value: Sendable>(from address: String, _ check: @escaping @Sendable () -> Value) async -> Value? {

@@ -12,7 +12,8 @@ struct PasswordCheckQueueTests {
         async let first = queue.run(from: "a") { gate.hold(returning: 1) }
         try await gate.untilStarted()
         async let second = queue.run(from: "b") { 2 }
-        try await Task.sleep(for: .milliseconds(50))
+        // The second has its place (waiting behind the first) before the third asks.
+        #expect(try await eventually { queue.placesTaken == 2 })
         let ran = Flag()
         let third = await queue.run(from: "c") { () -> Int in
             ran.set()
@@ -56,7 +57,7 @@ private final class Gate: Sendable {
     }
 
     func untilStarted() async throws {
-        while !started.isSet { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(try await eventually { started.isSet }, "the check never started")
     }
 }
 
