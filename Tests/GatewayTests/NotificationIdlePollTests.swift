@@ -96,25 +96,34 @@ struct NotificationIdlePollTests {
         try? FileManager.default.removeItem(atPath: path)
     }
 
+    /// Waits (bounded) until the outbox was asked for `count` leases; whether it was.
+    func waitForLeases(_ outbox: CountingOutbox, _ count: Int, within limit: Duration = .seconds(30)) async throws -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while outbox.leases.count < count {
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+
     @Test("an idle loop backs off from the 50 ms poll to a lease a second")
     func idleLoopBacksOff() async throws {
         let settings = NotificationSettings()
         #expect(settings.pollIntervalMilliseconds == 50)
         let (outbox, _, loop, path) = try startLoop(settings)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while outbox.leases.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        try await Task.sleep(for: .seconds(3))
-        let idle = outbox.leases.count
-        // It still looks again without a ring. Waited for, not counted in the 3 s: beside the other
-        // suites the wait's timer once fired seconds late.
-        let later = ContinuousClock.now + .seconds(15)
-        while outbox.leases.count < 2, ContinuousClock.now < later { try await Task.sleep(for: .milliseconds(20)) }
-        let polledAgain = outbox.leases.count >= 2
+        // The first lease, then waits of 100, 200, 400 and 800 ms, then a second each: seven
+        // leases, without a ring. The gaps are measured, not counted in a window: a timer fires
+        // late on a loaded machine, never early.
+        let leased = try await waitForLeases(outbox, 7)
+        let times = outbox.leases
         await stop(outbox, loop, path)
-        // The first, then 50, 100, 200, 400, 800 ms, then a second: 7 leases in 3 s (60 at a
-        // steady 50 ms).
-        #expect(idle <= 12, "\(idle) leases in 3 idle seconds")
-        #expect(polledAgain, "the idle loop never leased again")
+        try #require(leased, "\(times.count) leases in 30 s")
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        for (index, gap) in gaps.prefix(6).enumerated() {
+            let wait = min(Duration.milliseconds(100 << index), .seconds(1))
+            #expect(gap >= wait * 0.9, "lease \(index + 2) came \(gap) after the one before, not after \(wait): \(gaps)")
+        }
+        #expect(gaps.prefix(6).allSatisfy { $0 <= .seconds(10) }, "the idle loop stopped looking: \(gaps)")
     }
 
     @Test("a ring wakes an idle loop at once, not at its next poll")
@@ -122,14 +131,13 @@ struct NotificationIdlePollTests {
         var settings = NotificationSettings()
         settings.pollIntervalMilliseconds = 10_000
         let (outbox, doorbell, loop, path) = try startLoop(settings)
-        // Its first lease, then a wait of 10 s that only the ring can cut short.
-        let deadline = ContinuousClock.now + .seconds(20)
-        while outbox.leases.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        try await Task.sleep(for: .milliseconds(200))
+        // Its first lease, then a wait of 10 s that only the ring can cut short (a ring before the
+        // wait begins ends it at once too).
+        #expect(try await waitForLeases(outbox, 1, within: .seconds(20)))
         #expect(outbox.leases.count == 1)
         let rung = ContinuousClock.now
         doorbell.ring()
-        while outbox.leases.count < 2, ContinuousClock.now - rung < .seconds(8) { try await Task.sleep(for: .milliseconds(20)) }
+        _ = try await waitForLeases(outbox, 2, within: .seconds(8))
         let woken = outbox.leases.dropFirst().first.map { $0 - rung }
         await stop(outbox, loop, path)
         #expect(woken.map { $0 < .seconds(4) } == true, "the lease after the ring came \(String(describing: woken)) later")
