@@ -57,6 +57,8 @@ struct HostileClientTests {
         )
         defer { server.process.terminate() }
         let stop = Atomic(false)
+        // Attackers' connections the server has closed: the attack under way, as it cycles.
+        let closed = Atomic(0)
         let port = server.port
         let slowBodyStart = Self.slowBodyStart
         // Half of them connect and send nothing, half send a head and trickle the body; each
@@ -69,14 +71,19 @@ struct HostileClientTests {
                     while open, !stop.load(ordering: .relaxed) {
                         open = !connection.receive(timeout: .milliseconds(300)).closed && (index % 2 == 0 || connection.send(" "))
                     }
+                    if !stop.load(ordering: .relaxed) { closed.add(1, ordering: .relaxed) }
                 }
             }
         }
         for attacker in attackers { attacker.start() }
         defer { stop.store(true, ordering: .relaxed) }
-        try await Task.sleep(for: .milliseconds(1500))
 
         for round in 0..<5 {
+            // Before each try, the server has closed as many attackers as it has slots (twice
+            // that at first) and they have come back: the client meets the attack in full swing.
+            let target = (round + 2) * maxConnections
+            let cycled = try await eventually { closed.load(ordering: .relaxed) >= target }
+            #expect(cycled, "round \(round): the server closed \(closed.load(ordering: .relaxed)) attackers' connections")
             let start = ContinuousClock.now
             let connection = try RawConnection(port: port)
             connection.send(Self.information)
@@ -88,7 +95,6 @@ struct HostileClientTests {
                 "round \(round) after \(elapsed): \(received.closed ? "closed" : "open") with \(answer.prefix(40)); log: \(server.output.suffix(1500))"
             )
             #expect(elapsed < .seconds(1), "round \(round) took \(elapsed)")
-            try await Task.sleep(for: .milliseconds(300))
         }
     }
 
@@ -343,12 +349,15 @@ struct SlotHoggingTests {
         #expect(closed)
         // One notice for the one connection: the requests parsed from the same read are dropped
         // with it, not noticed (or served) one by one. (The log reaches `output` a little later.)
-        let logged = ContinuousClock.now + .seconds(5)
-        while !server.output.contains("requests sent ahead"), ContinuousClock.now < logged {
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        try await Task.sleep(for: .milliseconds(500))
-        let notices = server.output.split(separator: "\n").filter { $0.contains("requests sent ahead of their responses") }
+        #expect(try await eventually { server.output.contains("requests sent ahead") })
+        // A later request's log line marks the end of the hog's: its notices were written before
+        // it was closed, and the log is written in order. Nothing else here is logged at info.
+        let marker = try RawConnection(port: server.port)
+        marker.send("GET /after-the-hog HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(marker.receive(timeout: .seconds(5)).text.hasPrefix("HTTP/1.1 "))
+        #expect(try await eventually { server.output.contains("request completed") }, "\(server.output.suffix(1500))")
+        let beforeMarker = server.output.split(separator: "\n").prefix { !$0.contains("request completed") }
+        let notices = beforeMarker.filter { $0.contains("requests sent ahead of their responses") }
         #expect(notices.count == 1, "\(notices.count) notices")
     }
 }

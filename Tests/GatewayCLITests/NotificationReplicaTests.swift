@@ -39,10 +39,16 @@ struct NotificationReplicaTests {
         }
         let arrivals = try await receiver.waitForDistinct(40)
         #expect(Set(arrivals.map(\.id)).count == 40)
-        // Give a second sender the time it would need to show itself.
-        try await Task.sleep(for: .seconds(1))
-        let all = receiver.arrivals
-        #expect(all.count == 40, "sent twice: \(Dictionary(grouping: all, by: \.id).filter { $0.value.count > 1 }.keys.sorted())")
+        // A second sender would have leased the 40 while they were pending, and sent them at once.
+        // Each replica now commits one more, which wakes its loop to lease and send: once both
+        // have arrived, each replica has been through a lease and a send after the 40.
+        for (index, port) in ports.enumerated() {
+            let sent = try await ReplicaCluster.send(port: port, "/order/last-\(index)/transaction/1", body: ReplicaCluster.cardBody(amount: "56.56"))
+            #expect(sent.status == 201)
+        }
+        let all = try await receiver.waitForDistinct(42)
+        #expect(Set(all.map(\.id)).count == 42)
+        #expect(all.count == 42, "sent twice: \(Dictionary(grouping: all, by: \.id).filter { $0.value.count > 1 }.keys.sorted())")
         #expect(all.allSatisfy { $0.secretMatches && $0.attempt == "1" })
     }
 
