@@ -114,6 +114,7 @@ enum PostgresRecordWriter {
                 switch value {
                 case .text(let text): bindings.append(text)
                 case .integer(let integer): bindings.append(integer)
+                case .bytes(let bytes): bindings.append(ByteBuffer(bytes: bytes))
                 case .null: bindings.appendNull()
                 }
             }

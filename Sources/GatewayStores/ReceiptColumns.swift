@@ -34,6 +34,7 @@ extension StoredTransaction {
 enum StoredValue: Sendable, Hashable {
     case text(String)
     case integer(Int64)
+    case bytes([UInt8])
     case null
 
     init(_ text: String?) { self = text.map(StoredValue.text) ?? .null }

@@ -288,6 +288,7 @@ extension SQLiteValue {
         switch value {
         case .text(let text): self = .text(text)
         case .integer(let integer): self = .integer(integer)
+        case .bytes(let bytes): self = .blob(bytes)
         case .null: self = .null
         }
     }
