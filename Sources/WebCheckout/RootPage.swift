@@ -1,10 +1,9 @@
 import Hummingbird
-import WebCheckout
 
 /// `GET /`: a pointer for whoever opens the gateway's address in a browser, rather than a JSON
 /// 404: where the API, the console, the health checks and the documentation are.
-enum RootPage {
-    static func response(sandbox: Bool) -> Response {
+package enum RootPage {
+    package static func response(sandbox: Bool) -> Response {
         BrowserResponse.page(
             .ok,
             """
