@@ -348,6 +348,8 @@ let package = Package(
             name: "TokenBenchmark",
             dependencies: [
                 "ApplePayToken",
+                "GooglePayToken",
+                "GooglePaySandbox",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]

@@ -4,7 +4,9 @@ import Foundation
 /// guide specifies (its steps 1 to 6), for ECv2, ECv1 and ECv2SigningOnly.
 ///
 /// Give it the root signing keys and a clock; give each call the recipient (its recipient id
-/// and private keys). It keeps no state; it is safe to call from many tasks at once.
+/// and private keys). It keeps no state but a bounded cache of intermediate signing keys whose
+/// root signature verified, so a warm ECv2 token costs one ECDSA verification and one ECDH.
+/// Copies share the cache; it is safe to call from many tasks at once.
 ///
 /// ```swift
 /// let decryptor = GooglePayTokenDecryptor(rootKeys: .googleTest)
@@ -18,16 +20,25 @@ import Foundation
 public struct GooglePayTokenDecryptor: Sendable {
     public let rootKeys: GoogleRootSigningKeys
     public let clock: @Sendable () -> Date
+    private let intermediateKeys: IntermediateKeyCache
 
-    public init(rootKeys: GoogleRootSigningKeys, clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// `intermediateKeyCacheCapacity` bounds the verified intermediate keys kept (Google has a
+    /// few in use at a time); 0 verifies every token's in full.
+    public init(
+        rootKeys: GoogleRootSigningKeys,
+        intermediateKeyCacheCapacity: Int = 16,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.rootKeys = rootKeys
         self.clock = clock
+        self.intermediateKeys = IntermediateKeyCache(capacity: intermediateKeyCacheCapacity)
     }
 
     /// The signature checks alone: the intermediate key against the roots, its expiration, and
     /// the message signature for `recipientId`.
     public func verifySignatures(of token: GooglePaymentMethodToken, recipientId: String) throws(GooglePayTokenError) -> VerifiedGooglePayToken {
-        let expiration = try TokenSignatureVerifier(roots: rootKeys).verify(token, recipientId: recipientId, now: clock())
+        let verifier = TokenSignatureVerifier(roots: rootKeys, intermediateKeys: intermediateKeys)
+        let expiration = try verifier.verify(token, recipientId: recipientId, now: clock())
         return VerifiedGooglePayToken(
             protocolVersion: token.protocolVersion,
             signedMessage: token.signedMessage,

@@ -58,8 +58,13 @@ nonisolated(nonsending) func measure(seconds: Double, _ body: () async throws ->
 // BENCH_ONLY=ec or rsa narrows the run to one case's warm rate (for profiling, and for
 // scripts/bench-http's baseline measured right beside its AUTHORIZE run); cold gives only the cold
 // rates and the primitives (scripts/bench-token measures the warm ones in its rounds); stages
-// times each stage of a warm EC_v1 token.
+// times each stage of a warm EC_v1 token; ecv2 times a warm Google Pay ECv2 token beside
+// swift-crypto's P-256 operations (ecv2-warm: the warm token alone, for profiling).
 let only = ProcessInfo.processInfo.environment["BENCH_ONLY"]
+if only == "ecv2" || only == "ecv2-warm" {
+    print(try GooglePayBench.measureAll(seconds: secondsPerCase, warmOnly: only == "ecv2-warm").joined(separator: " "))
+    exit(0)
+}
 let ecCase = try loadCase("ec", vector: "gala-2021")
 if only == "stages" {
     let plaintext = try Data(contentsOf: conformance.appendingPathComponent("vectors/gala-2021/decrypted.json"))

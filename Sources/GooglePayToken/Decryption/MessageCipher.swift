@@ -5,6 +5,8 @@ import _CryptoExtras
 /// shared secret, zero salt, info "Google") into an AES-CTR key and an HMAC-SHA256 key; the tag is
 /// checked, in constant time, before anything is decrypted.
 enum MessageCipher {
+    private static let googleInfo = Array("Google".utf8)
+
     /// The plaintext, and which of `privateKeys` opened it.
     static func open(
         _ message: EncryptedMessage,
@@ -25,19 +27,12 @@ enum MessageCipher {
         let keyBytes = version == .ecV1 ? 16 : 32
         for (index, privateKey) in privateKeys.enumerated() {
             guard let shared = try? privateKey.sharedSecretFromKeyAgreement(with: ephemeral) else { continue }
-            let inputKeyMaterial = shared.withUnsafeBytes { message.ephemeralPublicKey + Array($0) }
-            let derived = HKDF<SHA256>.deriveKey(
-                inputKeyMaterial: SymmetricKey(data: inputKeyMaterial),
-                salt: [UInt8](repeating: 0, count: SHA256.byteCount),
-                info: Array("Google".utf8),
-                outputByteCount: 2 * keyBytes
-            )
-            let (encryptionKey, macKey) = derived.withUnsafeBytes { bytes in
-                (SymmetricKey(data: bytes.prefix(keyBytes)), SymmetricKey(data: bytes.suffix(keyBytes)))
-            }
-            guard HMAC<SHA256>.isValidAuthenticationCode(message.tag, authenticating: message.ciphertext, using: macKey) else {
-                continue
-            }
+            let inputKeyMaterial = shared.withUnsafeBytes { message.ephemeralPublicKey + $0 }
+            let derived = HMACSHA256.hkdf(inputKeyMaterial: inputKeyMaterial, info: googleInfo, outputByteCount: 2 * keyBytes)
+            var mac = derived[keyBytes...].withUnsafeBytes { HMACSHA256(key: $0) }
+            message.ciphertext.withUnsafeBytes { mac.update($0) }
+            guard Self.constantTimeEqual(mac.finalize(), message.tag) else { continue }
+            let encryptionKey = SymmetricKey(data: derived[..<keyBytes])
             do {
                 let nonce = try AES._CTR.Nonce(nonceBytes: [UInt8](repeating: 0, count: 16))
                 return (Array(try AES._CTR.decrypt(message.ciphertext, using: encryptionKey, nonce: nonce)), index)
@@ -51,5 +46,16 @@ enum MessageCipher {
                 + "(encrypted for another key, or the ciphertext or tag was altered)",
             field: "signedMessage.tag"
         )
+    }
+
+    /// Whether the tag is the digest, looking at every byte whatever differs (a tag checked
+    /// byte by byte until the first difference tells a forger how much of it is right).
+    private static func constantTimeEqual(_ digest: SHA256Digest, _ tag: [UInt8]) -> Bool {
+        guard tag.count == SHA256.byteCount else { return false }
+        return digest.withUnsafeBytes { digest in
+            var difference: UInt8 = 0
+            for index in 0..<SHA256.byteCount { difference |= digest[index] ^ tag[index] }
+            return difference == 0
+        }
     }
 }

@@ -4,10 +4,13 @@ import Foundation
 enum EpochMilliseconds {
     /// The date for 1 to 15 ASCII digits (15 reach past the year 30000), or nil for anything else.
     static func date(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        guard (1...15).contains(bytes.count), bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-            let milliseconds = Int64(text)
-        else { return nil }
+        let utf8 = text.utf8
+        guard (1...15).contains(utf8.count) else { return nil }
+        var milliseconds: Int64 = 0
+        for byte in utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            milliseconds = milliseconds * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 }

@@ -1,3 +1,5 @@
+import Crypto
+
 /// The bytes Google signs: each part's UTF-8 after its length as 4 bytes, little-endian.
 enum SignedContent {
     /// Who signs every token.
@@ -25,5 +27,19 @@ enum SignedContent {
     /// What the message signature covers: sender, recipient id, protocol version, signed message.
     static func message(_ token: GooglePaymentMethodToken, recipientId: String) -> [UInt8] {
         bytes(sender, recipientId, token.protocolVersion.rawValue, token.signedMessage)
+    }
+
+    /// The SHA-256 of ``message(_:recipientId:)``, hashed from the strings' own bytes (the warm
+    /// path: no copy of the signed message).
+    static func messageDigest(_ token: GooglePaymentMethodToken, recipientId: String) -> SHA256Digest {
+        var hasher = SHA256()
+        for part in [sender, recipientId, token.protocolVersion.rawValue, token.signedMessage] {
+            var part = part
+            part.withUTF8 { utf8 in
+                withUnsafeBytes(of: UInt32(truncatingIfNeeded: utf8.count).littleEndian) { hasher.update(bufferPointer: $0) }
+                hasher.update(bufferPointer: UnsafeRawBufferPointer(utf8))
+            }
+        }
+        return hasher.finalize()
     }
 }
