@@ -338,7 +338,10 @@ let package = Package(
                 "Gateway",
                 "GatewayAdministration",
                 "GatewayCertificates",
+                "GooglePaySandbox",
+                "GooglePayToken",
                 "MPGSAPI",
+                "WireJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/gateway"
@@ -582,7 +585,9 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayCLITests",
-            dependencies: ["GatewayCLI", "PostgresTestServer", "ApplePaySandbox", "ApplePayToken", "BlockingWork"]
+            dependencies: [
+                "GatewayCLI", "PostgresTestServer", "ApplePaySandbox", "ApplePayToken", "BlockingWork", "GooglePaySandbox", "GooglePayToken",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

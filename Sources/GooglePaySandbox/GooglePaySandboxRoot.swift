@@ -17,6 +17,15 @@ public struct GooglePaySandboxRoot: Sendable {
         self.keyExpiration = keyExpiration
     }
 
+    /// A root from its signing key as ``signingKeyPEM`` wrote it; nil for anything else.
+    public init?(signingKeyPEM: String, keyExpiration: Date = Date(timeIntervalSince1970: 4_102_444_800)) {
+        guard let key = try? P256.Signing.PrivateKey(pemRepresentation: signingKeyPEM) else { return nil }
+        self.init(signingKey: key, keyExpiration: keyExpiration)
+    }
+
+    /// The signing key as PKCS#8 PEM, to keep the root on disk (it is secret: mode 0600).
+    public var signingKeyPEM: String { signingKey.pemRepresentation }
+
     /// The root as a decryptor trusts it (ECv2).
     public var rootSigningKeys: GoogleRootSigningKeys {
         GoogleRootSigningKeys([GoogleRootSigningKey(publicKey: signingKey.publicKey, protocolVersion: .ecV2, keyExpiration: keyExpiration)])

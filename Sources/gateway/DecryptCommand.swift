@@ -2,24 +2,39 @@ import ApplePaySandbox
 import ApplePayToken
 import ArgumentParser
 import Foundation
+import GooglePayToken
 
 /// `gateway decrypt`: verify and decrypt one token offline, as the gateway would.
 struct DecryptCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decrypt",
-        abstract: "Verify and decrypt an Apple Pay paymentData token; print the payment data as JSON.",
+        abstract: "Verify and decrypt an Apple Pay or Google Pay token; print the payment data as JSON.",
         discussion: """
             Exits 0 and prints the payment data (PAN masked 6+4 unless --unmask) on success; on any \
             failure exits 1 with one line on stderr naming the failed check (and the file, for key \
-            and certificate problems).
+            and certificate problems). A Google Pay payment method token (protocolVersion ECv2, ECv1 \
+            or ECv2SigningOnly) needs --recipient-id and its private keys; it prints the decrypted \
+            message.
             """
     )
 
-    @Option(name: .long, help: "The paymentData JSON (or base64 of it): a file, or - for standard input.")
+    @Option(
+        name: .long,
+        help: "The Apple Pay paymentData JSON (or base64 of it), or the Google Pay token JSON: a file, or - for standard input."
+    )
     var token: String
 
-    @Option(name: .long, help: "A merchant private key (PEM, DER or PKCS#12). Repeat for a key ring; order is kept.")
+    @Option(
+        name: .long,
+        help: "A merchant private key (Apple Pay: PEM, DER or PKCS#12; Google Pay: PEM or base64 PKCS#8). Repeat for a key ring."
+    )
     var privateKey: [String] = []
+
+    @Option(name: .long, help: "Google Pay: the recipient id the token is for, gateway:<gateway id> or merchant:<merchant id>.")
+    var recipientId: String?
+
+    @Option(name: .long, help: "Google Pay: the root signing keys to trust, a keys.json file (default: Google's test keys).")
+    var googleRootKeys: String?
 
     @Option(name: .long, help: "The password of the PKCS#12 bundles given as --private-key.")
     var pkcs12Password: String?
@@ -53,6 +68,11 @@ struct DecryptCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let tokenText = try readText(token)
+            if let googlePayToken = GooglePayTokenText.recognise(tokenText) {
+                try decryptGooglePay(googlePayToken)
+                return
+            }
+            try rejectOptions(["--recipient-id": recipientId, "--google-root-keys": googleRootKeys], for: "Google Pay")
             let parsedToken = try PaymentToken(parsing: tokenText)
             let keyRing = try loadKeyRing()
             var roots = TrustRoots.apple
@@ -73,6 +93,8 @@ struct DecryptCommand: AsyncParsableCommand {
                 fail("\(error.code): \(error.reason); if the private key is right, check --merchant-id '\(merchantId ?? "")'")
             }
         } catch let error as ApplePayTokenError {
+            fail("\(error.code): \(error.reason)")
+        } catch let error as GooglePayTokenError {
             fail("\(error.code): \(error.reason)")
         } catch let error as FileProblem {
             fail(error.message)
@@ -133,7 +155,14 @@ struct DecryptCommand: AsyncParsableCommand {
         return hint
     }
 
-    private func fail(_ line: String) -> Never {
+    /// Options of the other wallet, given by mistake: said, not ignored.
+    func rejectOptions(_ options: [String: String?], for wallet: String) throws {
+        if let given = options.filter({ $0.value != nil }).keys.min() {
+            throw FileProblem(message: "\(given) is for \(wallet) tokens, and this token is not one")
+        }
+    }
+
+    func fail(_ line: String) -> Never {
         FileHandle.standardError.write(Data(("error: " + line + "\n").utf8))
         Foundation.exit(1)
     }
@@ -152,7 +181,7 @@ private func inFile<T>(_ path: String, _ load: () throws -> T) throws -> T {
     }
 }
 
-private func readBytes(_ path: String) throws -> [UInt8] {
+func readBytes(_ path: String) throws -> [UInt8] {
     if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
     guard let data = FileManager.default.contents(atPath: path) else {
         throw FileProblem(message: "cannot read \(path)")
@@ -160,7 +189,7 @@ private func readBytes(_ path: String) throws -> [UInt8] {
     return Array(data)
 }
 
-private func readText(_ path: String) throws -> String {
+func readText(_ path: String) throws -> String {
     String(decoding: try readBytes(path), as: UTF8.self)
 }
 
