@@ -43,8 +43,10 @@ struct HMACSHA256 {
         output.reserveCapacity(64)
         var previous: SHA256Digest?
         var counter: UInt8 = 1
+        // Each block's HMAC starts from the same keyed state: the key blocks are hashed once.
+        let keyed = pseudoRandomKey.withUnsafeBytes { HMACSHA256(key: $0) }
         while output.count < outputByteCount {
-            var expand = pseudoRandomKey.withUnsafeBytes { HMACSHA256(key: $0) }
+            var expand = keyed
             previous?.withUnsafeBytes { expand.update($0) }
             info.withUnsafeBytes { expand.update($0) }
             withUnsafeBytes(of: counter) { expand.update($0) }

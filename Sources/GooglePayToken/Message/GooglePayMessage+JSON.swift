@@ -6,6 +6,8 @@ extension GooglePayMessage {
     static let maxMessageIdBytes = 512
     static let maxGatewayMerchantIdBytes = 256
     static let maxCryptogramBytes = 64
+    /// The message's keys in Google's table.
+    static let documentedKeys: Set = ["messageId", "messageExpiration", "paymentMethod", "gatewayMerchantId", "paymentMethodDetails"]
 
     /// Unicode's control characters (general category Cc: U+0000-001F, U+007F-009F), without
     /// the property lookup per scalar that cost a tenth of reading a message.
@@ -27,7 +29,7 @@ extension GooglePayMessage {
         guard case .object(let object) = value else {
             throw GooglePayTokenError(.malformedMessage, "the message is not a JSON object")
         }
-        var reader = MessageFieldReader(object: object, prefix: "")
+        var reader = MessageFieldReader(object: object, prefix: "", documented: Self.documentedKeys)
         // A decrypted message is still input: a sandbox or a leaked intermediate key must not get
         // a malformed card number or replay key past this point.
         messageId = try reader.string("messageId") { text in
@@ -57,13 +59,20 @@ extension GooglePayMessage {
                 field: "gatewayMerchantId"
             )
         }
-        var details = MessageFieldReader(object: try reader.object("paymentMethodDetails"), prefix: "paymentMethodDetails.")
+        var details = MessageFieldReader(
+            object: try reader.object("paymentMethodDetails"),
+            prefix: "paymentMethodDetails.",
+            documented: PaymentMethodDetails.documentedKeys
+        )
         paymentMethodDetails = try PaymentMethodDetails(reading: &details)
         additionalFields = reader.remaining
     }
 }
 
 extension GooglePayMessage.PaymentMethodDetails {
+    /// The details' keys in Google's table.
+    static let documentedKeys: Set = ["authMethod", "pan", "expirationMonth", "expirationYear", "cryptogram", "eciIndicator"]
+
     fileprivate init(reading reader: inout MessageFieldReader) throws(GooglePayTokenError) {
         let method = try reader.string("authMethod")
         guard let authMethod = GooglePayMessage.AuthMethod(rawValue: method) else {
@@ -107,20 +116,24 @@ extension GooglePayMessage.PaymentMethodDetails {
 private struct MessageFieldReader {
     let object: [String: JSONValue]
     let prefix: String
-    private var read: [String] = []
+    /// Every key a reader of this object may read; what else is there is unknown.
+    let documented: Set<String>
+    private var readCount = 0
 
-    init(object: [String: JSONValue], prefix: String) {
+    init(object: [String: JSONValue], prefix: String, documented: Set<String>) {
         self.object = object
         self.prefix = prefix
+        self.documented = documented
     }
 
     var remaining: [String: JSONValue] {
-        object.count == read.count ? [:] : object.filter { !read.contains($0.key) }
+        object.count == readCount ? [:] : object.filter { !documented.contains($0.key) }
     }
 
     private mutating func take(_ key: String) -> JSONValue? {
+        assert(documented.contains(key), "\(key) is read but not listed as documented")
         guard let value = object[key] else { return nil }
-        read.append(key)
+        readCount += 1
         return value
     }
 
