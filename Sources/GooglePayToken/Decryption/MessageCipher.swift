@@ -6,6 +6,8 @@ import _CryptoExtras
 /// checked, in constant time, before anything is decrypted.
 enum MessageCipher {
     private static let googleInfo = Array("Google".utf8)
+    /// Every key encrypts one message, so the counter starts at zero; made once, not per token.
+    private static let zeroNonce = try? AES._CTR.Nonce(nonceBytes: [UInt8](repeating: 0, count: 16))
 
     /// The plaintext, and which of `privateKeys` opened it.
     static func open(
@@ -33,8 +35,8 @@ enum MessageCipher {
             message.ciphertext.withUnsafeBytes { mac.update($0) }
             guard Self.constantTimeEqual(mac.finalize(), message.tag) else { continue }
             let encryptionKey = SymmetricKey(data: derived[..<keyBytes])
+            guard let nonce = zeroNonce else { throw GooglePayTokenError(.decryptionFailed, "the AES-CTR nonce cannot be made") }
             do {
-                let nonce = try AES._CTR.Nonce(nonceBytes: [UInt8](repeating: 0, count: 16))
                 return (Array(try AES._CTR.decrypt(message.ciphertext, using: encryptionKey, nonce: nonce)), index)
             } catch {
                 throw GooglePayTokenError(.decryptionFailed, "AES-CTR decryption failed after the tag verified")
