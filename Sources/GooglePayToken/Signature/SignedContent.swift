@@ -33,13 +33,17 @@ enum SignedContent {
     /// path: no copy of the signed message).
     static func messageDigest(_ token: GooglePaymentMethodToken, recipientId: String) -> SHA256Digest {
         var hasher = SHA256()
-        for part in [sender, recipientId, token.protocolVersion.rawValue, token.signedMessage] {
+        func feed(_ part: String) {
             var part = part
             part.withUTF8 { utf8 in
                 withUnsafeBytes(of: UInt32(truncatingIfNeeded: utf8.count).littleEndian) { hasher.update(bufferPointer: $0) }
                 hasher.update(bufferPointer: UnsafeRawBufferPointer(utf8))
             }
         }
+        feed(sender)
+        feed(recipientId)
+        feed(token.protocolVersion.rawValue)
+        feed(token.signedMessage)
         return hasher.finalize()
     }
 }
