@@ -8,9 +8,13 @@ struct GooglePayTokenText {
     let text: String
 
     /// The token JSON, or that JSON as a JSON string (as `tokenizationData.token` holds it);
-    /// nil for anything else, which is left to the Apple Pay reader.
+    /// nil for anything else, which is left to the Apple Pay reader. Text that is not JSON but
+    /// names Google's fields goes to the Google Pay reader, which says what is wrong with it.
     static func recognise(_ text: String) -> GooglePayTokenText? {
-        guard let value = try? JSONValue(parsing: Array(text.utf8)) else { return nil }
+        guard let value = try? JSONValue(parsing: Array(text.utf8)) else {
+            let namesGoogleFields = text.contains("\"protocolVersion\"") && text.contains("\"signedMessage\"")
+            return namesGoogleFields ? GooglePayTokenText(text: text) : nil
+        }
         if case .string(let inner) = value { return recognise(inner) }
         guard value["protocolVersion"] != nil, value["signedMessage"] != nil else { return nil }
         return GooglePayTokenText(text: text)

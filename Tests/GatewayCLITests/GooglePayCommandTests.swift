@@ -135,6 +135,15 @@ struct GooglePayCommandTests {
             #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
         }
 
+        // A Google Pay token that is not valid JSON is still read as one, and its fault named.
+        let tokenText = try String(contentsOfFile: token, encoding: .utf8)
+        let repeated = try Gateway.run([
+            "decrypt", "--token",
+            try file("repeated.json", tokenText.replacingOccurrences(of: "{", with: #"{"protocolVersion":"ECv2","#, range: tokenText.range(of: "{"))),
+            "--private-key", key, "--recipient-id", Self.googleTestRecipient,
+        ])
+        #expect(repeated.stderr.hasPrefix(#"error: MALFORMED_TOKEN: the token repeats the key "protocolVersion""#), "\(repeated.stderr)")
+
         // Google Pay's options on an Apple Pay token are said to be misplaced, not ignored.
         let apple = DecryptCommandTests.vectors.appendingPathComponent("gala-2021")
         let misplaced = try Gateway.run([
