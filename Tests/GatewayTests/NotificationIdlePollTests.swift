@@ -113,7 +113,9 @@ struct NotificationIdlePollTests {
         let (outbox, _, loop, path) = try startLoop(settings)
         // The first lease, then waits of 100, 200, 400 and 800 ms, then a second each: seven
         // leases, without a ring. The gaps are measured, not counted in a window: a timer fires
-        // late on a loaded machine, never early.
+        // late on a loaded machine, never early (a full suite on two cores once held the first
+        // for 15 s), so only the lower bound is checked; a loop that stopped looking never
+        // reaches seven leases.
         let leased = try await waitForLeases(outbox, 7)
         let times = outbox.leases
         await stop(outbox, loop, path)
@@ -123,7 +125,6 @@ struct NotificationIdlePollTests {
             let wait = min(Duration.milliseconds(100 << index), .seconds(1))
             #expect(gap >= wait * 0.9, "lease \(index + 2) came \(gap) after the one before, not after \(wait): \(gaps)")
         }
-        #expect(gaps.prefix(6).allSatisfy { $0 <= .seconds(10) }, "the idle loop stopped looking: \(gaps)")
     }
 
     @Test("a ring wakes an idle loop at once, not at its next poll")
