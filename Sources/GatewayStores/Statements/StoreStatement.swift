@@ -3,7 +3,9 @@ import PostgresNIO
 /// One statement both stores run, written once: SQL that SQLite and PostgreSQL read alike, with
 /// `?` for each value (PostgreSQL is given `$1`, `$2`, ... in their place), and its values. A
 /// write that reports whether it changed a row ends `RETURNING 1` (SQLite 3.35 and later, as
-/// PostgreSQL), so both stores count rows the same way.
+/// PostgreSQL), so both stores count rows the same way. A statement that uses a value twice
+/// numbers its placeholders instead, `?1`, `?2`, ... (SQLite reads them so, PostgreSQL is given
+/// `$1`, `$2`, ...), and then numbers every one.
 struct StoreStatement: Sendable {
     let sql: String
     let values: [StoredValue]
@@ -18,12 +20,17 @@ struct StoreStatement: Sendable {
         var numbered = ""
         numbered.reserveCapacity(sql.utf8.count + values.count * 2)
         var next = 1
-        for character in sql {
-            if character == "?" {
+        var characters = sql.makeIterator()
+        var lookahead = characters.next()
+        while let character = lookahead {
+            lookahead = characters.next()
+            if character != "?" {
+                numbered.append(character)
+            } else if lookahead?.isASCII == true, lookahead?.isNumber == true {
+                numbered += "$"  // already numbered: its digits follow
+            } else {
                 numbered += "$\(next)"
                 next += 1
-            } else {
-                numbered.append(character)
             }
         }
         return numbered
@@ -75,12 +82,31 @@ extension PostgresTransactionStore {
     func changedRow(_ statement: StoreStatement) async throws -> Bool {
         try await !rows(statement) { _ in () }.isEmpty
     }
+
+    /// Runs a write whose rows nobody counts.
+    func execute(_ statement: StoreStatement) async throws {
+        _ = try await rows(statement) { _ in () }
+    }
 }
 
 extension SQLiteTransactionStore {
     /// Whether a write that ends `RETURNING 1` changed a row, on the writer's queue.
     func changedRow(_ statement: StoreStatement) async throws -> Bool {
         try await writer.perform { connection in try !connection.rows(statement).isEmpty }
+    }
+
+    /// Runs a write whose rows nobody counts, on the writer's queue.
+    func execute(_ statement: StoreStatement) async throws {
+        try await writer.perform { connection in _ = try connection.rows(statement) }
+    }
+
+    /// The statement's rows read on the writer's queue, after every write queued before it: a row
+    /// written a moment ago is found.
+    func rowsAfterWrites<Value: Sendable>(
+        _ statement: StoreStatement,
+        _ decode: @escaping @Sendable (SQLiteRow) throws -> Value
+    ) async throws -> [Value] {
+        try await writer.perform { connection in try connection.rows(statement).map(decode) }
     }
 
     /// The statement's rows on the reader connection, each decoded.
