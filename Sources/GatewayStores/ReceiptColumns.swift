@@ -12,6 +12,7 @@ protocol StoredRow {
     func integer(_ column: String) throws -> Int64
     func optionalInteger(_ column: String) throws -> Int64?
     func bytes(_ column: String) throws -> [UInt8]
+    func optionalBytes(_ column: String) throws -> [UInt8]?
 }
 
 extension StoredTransaction {

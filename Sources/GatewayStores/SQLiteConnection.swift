@@ -339,6 +339,15 @@ struct SQLiteRow: StoredRow {
         return value
     }
 
+    /// Bytes, or NULL for a column that may be empty.
+    func optionalBytes(_ name: String) throws -> [UInt8]? {
+        switch self[name] {
+        case .null: nil
+        case .blob(let value): value
+        default: throw unreadable(name, "bytes or NULL")
+        }
+    }
+
     /// SQLite's boolean: the integer 0 or 1.
     func bool(_ name: String) throws -> Bool {
         switch self[name] {
