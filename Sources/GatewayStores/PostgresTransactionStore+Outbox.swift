@@ -2,20 +2,17 @@ import Foundation
 import GatewayCore
 import PostgresNIO
 
-/// The notification outbox in the shared database. Every replica runs a delivery loop; a lease
+/// The notification outbox in the shared database (``OutboxStatements``). Every replica runs a delivery loop; a lease
 /// is taken with `FOR UPDATE SKIP LOCKED`, so two replicas never take the same row, and expires,
 /// so a replica that died mid-delivery leaves the row to another. Outcomes are written only by
 /// the lease's owner.
 extension PostgresTransactionStore: NotificationOutbox {
     package func orderNotificationURL(merchantId: String, orderId: String) async throws -> String? {
-        try await rows(
-            """
-            SELECT url FROM notification_outbox WHERE merchant_id = \(merchantId) AND order_id = \(orderId) AND order_url
-            ORDER BY id DESC LIMIT 1
-            """
-        ) { try $0.text("url") }.first
+        try await rows(OutboxStatements.orderNotificationURL(merchantId: merchantId, orderId: orderId)) { try $0.text("url") }.first
     }
 
+    // Leases stay PostgreSQL's own: one statement that takes the due rows `FOR UPDATE SKIP
+    // LOCKED`, so replicas leasing at once never take the same row (SQLite has no row locks).
     package func leaseNotifications(
         owner: String,
         now: Date,
@@ -41,6 +38,7 @@ extension PostgresTransactionStore: NotificationOutbox {
         return try await rows(query, OutboxColumns.notification).sorted { $0.id < $1.id }
     }
 
+    // One statement over the ids as an array (SQLite, having none, runs one per id).
     package func notificationsDelivered(ids: [Int64], owner: String, at time: Date) async throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }
         return Set(
@@ -55,56 +53,23 @@ extension PostgresTransactionStore: NotificationOutbox {
     }
 
     package func notificationAttemptFailed(id: Int64, owner: String, cause: String, retryAt: Date?) async throws -> Bool {
-        let status = retryAt == nil ? "FAILED" : "PENDING"
-        let next = retryAt?.milliseconds
-        return try await !rows(
-            """
-            UPDATE notification_outbox SET status = \(status), next_attempt_at_ms = coalesce(\(next), next_attempt_at_ms),
-                last_error = \(cause), lease_owner = NULL, lease_until_ms = NULL
-            WHERE id = \(id) AND lease_owner = \(owner) AND status = 'PENDING' RETURNING id
-            """
-        ) { try $0.integer("id") }.isEmpty
+        try await changedRow(OutboxStatements.attemptFailed(id: id, owner: owner, cause: cause, retryAt: retryAt))
     }
 
     package func notifications(merchantId: String?, status: OutboxNotification.Status?, limit: Int) async throws -> [OutboxNotification] {
-        let status = status?.rawValue
-        return try await rows(
-            """
-            SELECT \(unescaped: OutboxColumns.selectList) FROM notification_outbox
-            WHERE (\(status)::text IS NULL OR status = \(status)) AND (\(merchantId)::text IS NULL OR merchant_id = \(merchantId))
-            ORDER BY id DESC LIMIT \(Int64(limit))
-            """,
-            OutboxColumns.notification
-        )
+        try await rows(OutboxStatements.notifications(merchantId: merchantId, status: status, limit: limit), OutboxColumns.notification)
     }
 
     package func notification(id: Int64) async throws -> OutboxNotification? {
-        try await rows(
-            "SELECT \(unescaped: OutboxColumns.selectList) FROM notification_outbox WHERE id = \(id)",
-            OutboxColumns.notification
-        ).first
+        try await rows(OutboxStatements.notification(id: id), OutboxColumns.notification).first
     }
 
     package func redeliverNotification(id: Int64, at time: Date) async throws -> Bool {
-        try await !rows(
-            """
-            UPDATE notification_outbox SET status = 'PENDING', attempts = 0, next_attempt_at_ms = \(time.milliseconds),
-                created_at_ms = \(time.milliseconds), delivered_at_ms = NULL, lease_owner = NULL, lease_until_ms = NULL
-            WHERE id = \(id) RETURNING id
-            """
-        ) { try $0.integer("id") }.isEmpty
+        try await changedRow(OutboxStatements.redeliver(id: id, at: time))
     }
 
     package func notificationBacklog() async throws -> OutboxBacklog {
-        let found = try await rows(
-            "SELECT count(*)::bigint AS pending, min(created_at_ms) AS oldest FROM notification_outbox WHERE status = 'PENDING'"
-        ) { row in
-            OutboxBacklog(
-                pending: Int(try row.integer("pending")),
-                oldestPendingCreatedAt: try row.optionalInteger("oldest").map { Date(milliseconds: $0) }
-            )
-        }
-        return found.first ?? OutboxBacklog(pending: 0, oldestPendingCreatedAt: nil)
+        try await rows(OutboxStatements.pendingBacklog, OutboxStatements.backlog).first ?? OutboxBacklog(pending: 0, oldestPendingCreatedAt: nil)
     }
 
     /// One statement through the pool, each row read by name.

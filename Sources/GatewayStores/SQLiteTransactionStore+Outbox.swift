@@ -1,22 +1,16 @@
 import Foundation
 import GatewayCore
 
-/// The notification outbox in the SQLite file: leases and outcomes on the writer's queue (one
+/// The notification outbox in the SQLite file (``OutboxStatements``): leases and outcomes on the writer's queue (one
 /// process owns the file, but the lease still keeps a redelivery from racing a send), reads on
 /// the reader connection.
 extension SQLiteTransactionStore: NotificationOutbox {
     package func orderNotificationURL(merchantId: String, orderId: String) async throws -> String? {
-        try await run { connection in
-            try connection.rows(
-                """
-                SELECT url FROM notification_outbox WHERE merchant_id = ? AND order_id = ? AND order_url = 1
-                ORDER BY id DESC LIMIT 1
-                """,
-                [.text(merchantId), .text(orderId)]
-            ).first.map { try $0.text("url") }
-        }
+        try await rows(OutboxStatements.orderNotificationURL(merchantId: merchantId, orderId: orderId)) { try $0.text("url") }.first
     }
 
+    // Leases stay SQLite's own: with no `FOR UPDATE SKIP LOCKED` (one writer needs none), the
+    // due rows are found by the pending index named, then leased one by one in a transaction.
     package func leaseNotifications(
         owner: String,
         now: Date,
@@ -49,6 +43,7 @@ extension SQLiteTransactionStore: NotificationOutbox {
         }
     }
 
+    // One statement per id in a transaction: SQLite has no arrays for PostgreSQL's `= ANY(...)`.
     package func notificationsDelivered(ids: [Int64], owner: String, at time: Date) async throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }
         return try await writer.performUnsynced { connection in
@@ -71,68 +66,26 @@ extension SQLiteTransactionStore: NotificationOutbox {
     }
 
     package func notificationAttemptFailed(id: Int64, owner: String, cause: String, retryAt: Date?) async throws -> Bool {
-        try await writer.perform { connection in
-            try connection.query(
-                """
-                UPDATE notification_outbox SET status = ?, next_attempt_at_ms = coalesce(?, next_attempt_at_ms),
-                    last_error = ?, lease_owner = NULL, lease_until_ms = NULL
-                WHERE id = ? AND lease_owner = ? AND status = 'PENDING'
-                """,
-                [
-                    .text(retryAt == nil ? "FAILED" : "PENDING"), retryAt.map { .integer($0.milliseconds) } ?? .null,
-                    .text(cause), .integer(id), .text(owner),
-                ]
-            )
-            return connection.changes == 1
-        }
+        try await changedRow(OutboxStatements.attemptFailed(id: id, owner: owner, cause: cause, retryAt: retryAt))
     }
 
     package func notifications(merchantId: String?, status: OutboxNotification.Status?, limit: Int) async throws -> [OutboxNotification] {
-        try await run { connection in
-            try connection.rows(
-                """
-                SELECT \(OutboxColumns.selectList) FROM notification_outbox
-                WHERE (?1 IS NULL OR status = ?1) AND (?3 IS NULL OR merchant_id = ?3) ORDER BY id DESC LIMIT ?2
-                """,
-                [SQLiteValue(status?.rawValue), .integer(Int64(limit)), SQLiteValue(merchantId)]
-            ).map(OutboxColumns.notification)
-        }
+        try await rows(OutboxStatements.notifications(merchantId: merchantId, status: status, limit: limit), OutboxColumns.notification)
     }
 
     package func notification(id: Int64) async throws -> OutboxNotification? {
-        try await run { connection in try Self.notification(connection, id) }
+        try await rows(OutboxStatements.notification(id: id), OutboxColumns.notification).first
     }
 
     package func redeliverNotification(id: Int64, at time: Date) async throws -> Bool {
-        try await writer.perform { connection in
-            try connection.query(
-                """
-                UPDATE notification_outbox SET status = 'PENDING', attempts = 0, next_attempt_at_ms = ?,
-                    created_at_ms = ?, delivered_at_ms = NULL, lease_owner = NULL, lease_until_ms = NULL
-                WHERE id = ?
-                """,
-                [.integer(time.milliseconds), .integer(time.milliseconds), .integer(id)]
-            )
-            return connection.changes == 1
-        }
+        try await changedRow(OutboxStatements.redeliver(id: id, at: time))
     }
 
     package func notificationBacklog() async throws -> OutboxBacklog {
-        try await run { connection in
-            let row = try connection.rows(
-                "SELECT count(*) AS pending, min(created_at_ms) AS oldest FROM notification_outbox WHERE status = 'PENDING'"
-            ).first
-            return OutboxBacklog(
-                pending: Int(try row?.integer("pending") ?? 0),
-                oldestPendingCreatedAt: try row?.optionalInteger("oldest").map { Date(milliseconds: $0) }
-            )
-        }
+        try await rows(OutboxStatements.pendingBacklog, OutboxStatements.backlog).first ?? OutboxBacklog(pending: 0, oldestPendingCreatedAt: nil)
     }
 
     private static func notification(_ connection: SQLiteConnection, _ id: Int64) throws -> OutboxNotification? {
-        try connection.rows(
-            "SELECT \(OutboxColumns.selectList) FROM notification_outbox WHERE id = ?",
-            [.integer(id)]
-        ).first.map(OutboxColumns.notification)
+        try connection.rows(OutboxStatements.notification(id: id)).first.map(OutboxColumns.notification)
     }
 }
