@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GatewayHTTP
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -10,7 +11,10 @@ import Logging
 /// status, and logs one line: method, route, status, duration, and the merchant, order and
 /// transaction ids from the path. Never the raw path in a metric (it holds order ids), never
 /// headers or bodies in a log. Runs outside the MPGS error middleware, so it sees final statuses.
-package struct RequestObservationMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Not generic over the context: from a module of its own a generic middleware would run
+/// unspecialized on every request.
+package struct RequestObservationMiddleware: RouterMiddleware {
+    package typealias Context = GatewayRequestContext
     static var requestIdHeader: HTTPField.Name { HTTPField.Name("X-Request-ID")! }
 
     let metrics: GatewayMetrics
