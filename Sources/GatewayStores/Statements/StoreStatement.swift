@@ -16,24 +16,28 @@ struct StoreStatement: Sendable {
     }
 
     /// The SQL with numbered placeholders: the statements hold no `?` but their placeholders.
+    /// Read as UTF-8 bytes (a `?` is never part of another character): walked as `Character`s it
+    /// cost 23 µs for the 614 bytes of the authentication insert, on every PostgreSQL query.
     var postgresSQL: String {
-        var numbered = ""
-        numbered.reserveCapacity(sql.utf8.count + values.count * 2)
+        let question = UInt8(ascii: "?")
+        var numbered: [UInt8] = []
+        numbered.reserveCapacity(sql.utf8.count + values.count * 3)
         var next = 1
-        var characters = sql.makeIterator()
-        var lookahead = characters.next()
-        while let character = lookahead {
-            lookahead = characters.next()
-            if character != "?" {
-                numbered.append(character)
-            } else if lookahead?.isASCII == true, lookahead?.isNumber == true {
-                numbered += "$"  // already numbered: its digits follow
-            } else {
-                numbered += "$\(next)"
-                next += 1
+        var bytes = sql.utf8.makeIterator()
+        var lookahead = bytes.next()
+        while let byte = lookahead {
+            lookahead = bytes.next()
+            guard byte == question else {
+                numbered.append(byte)
+                continue
             }
+            numbered.append(UInt8(ascii: "$"))
+            // Already numbered (`?1`): its digits follow.
+            if let digit = lookahead, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) { continue }
+            numbered.append(contentsOf: String(next).utf8)
+            next += 1
         }
-        return numbered
+        return String(decoding: numbered, as: UTF8.self)
     }
 
     var postgresQuery: PostgresQuery {
