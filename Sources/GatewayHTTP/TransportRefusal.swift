@@ -44,14 +44,4 @@ package struct RefusalAnswers: Sendable {
     package func callAsFunction(_ refusal: TransportRefusal, path: String?) -> RefusalAnswer {
         answer(refusal, path)
     }
-
-    /// Plain text, for tools (the request fuzzer) that have no front end.
-    package static let plainText = RefusalAnswers { refusal, _ in
-        let why =
-            switch refusal {
-            case .malformed(let why): why
-            case .codingNotImplemented(let coding): "Transfer-Encoding '\(coding)' is not implemented"
-            }
-        return RefusalAnswer(status: refusal.status, contentType: "text/plain; charset=utf-8", body: Array((why + "\n").utf8))
-    }
 }
