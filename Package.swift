@@ -108,6 +108,7 @@ let package = Package(
             name: "GatewayCore",
             dependencies: [
                 "ApplePayToken",
+                "GooglePayToken",
                 "WireJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // Merchant Administration: operators' passwords as PBKDF2-SHA256.
@@ -188,6 +189,8 @@ let package = Package(
             dependencies: [
                 "ApplePayToken",
                 "ApplePaySandbox",
+                "GooglePaySandbox",
+                "GooglePayToken",
                 "GatewayCore",
                 "GatewayHTTP",
                 "WireJSON",
@@ -287,6 +290,8 @@ let package = Package(
             dependencies: [
                 "ApplePayToken",
                 "ApplePaySandbox",
+                "GooglePaySandbox",
+                "GooglePayToken",
                 "GatewayCore",
                 "GatewayHTTP",
                 "GatewayCertificates",

@@ -72,6 +72,7 @@ enum GatewayRecordFunction {
         Parameter("p_initial_succeeded", .boolean) { $0.opensOrder },
         Parameter("p_data_digest", .text) { $0.applePayReplay?.dataDigestHex },
         Parameter("p_response_format", .text) { $0.response.format.rawValue },
+        Parameter("p_replay_from_ms", .bigint) { record in record.applePayReplay.map { $0.retainedFrom(record.time).milliseconds } },
     ]
 
     /// The receipt's columns, `r_<column>`, bound from ``ReceiptColumns/values(_:)`` in its order.
@@ -124,7 +125,7 @@ enum GatewayRecordFunction {
                     -- No conflict target: a used transaction id and a used data digest both refuse.
                     INSERT INTO apple_pay_transactions
                         (apple_pay_transaction_id, data_digest, merchant_id, order_id, transaction_id, accepted_at_ms)
-                    VALUES (p_apple_pay_id, p_data_digest, p_merchant, p_order, p_transaction, p_time_ms)
+                    VALUES (p_apple_pay_id, p_data_digest, p_merchant, p_order, p_transaction, p_replay_from_ms)
                     ON CONFLICT DO NOTHING;
                     IF NOT FOUND THEN
                         RETURN QUERY SELECT 'applePayReplay'::text;

@@ -64,7 +64,7 @@ enum SQLiteRecordWriter {
             insertReplaySQL,
             [
                 .text(replay.transactionId), .text(dataDigestHex), .text(record.merchantId),
-                .text(record.orderId), .text(record.transactionId), .integer(record.time.milliseconds),
+                .text(record.orderId), .text(record.transactionId), .integer(replay.retainedFrom(record.time).milliseconds),
             ]
         )
         return true

@@ -42,6 +42,8 @@ extension RadialFault {
         case .amountMismatch: element = "\(root)/Amount"
         case .applicationDataMismatch: element = walletPath
         case .malformedExpiry: element = "\(walletPath)/Data"
+        // Radial's reference has no Google Pay wallet: its requests never carry such a token.
+        case .googlePay, .googlePayNotEnabled, .gatewayMerchantMismatch, .googlePayReplayed: element = walletPath
         }
         let kind: Kind = rejection.isUndecided ? .serviceUnavailable : .tokenRejected
         self.init(kind, element: element, "\(rejection.code): \(rejection.reason)", tokenRejection: rejection)

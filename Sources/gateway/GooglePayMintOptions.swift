@@ -4,14 +4,15 @@ import GooglePayToken
 
 /// `gateway mint-token --wallet google-pay`'s own options.
 struct GooglePayMintOptions: ParsableArguments {
-    @Option(name: .long, help: "Google Pay: the recipient id to sign for (default gateway:<merchant id>).")
+    @Option(name: .long, help: "Google Pay: the recipient id to sign for (default gateway:<the merchant's googlePay.gatewayId, mpgs>).")
     var recipientId: String?
 
     @Option(
         name: .long,
         help: """
             Google Pay: the merchant's key to encrypt to: its public key (base64 of the point, as Google's console \
-            takes it, or PEM / base64 DER), or its private key (PEM or base64 PKCS#8).
+            takes it, or PEM / base64 DER), or its private key (PEM or base64 PKCS#8). Default: the merchant's \
+            newest merchant.<ID>.googlePay.privateKeys.
             """
     )
     var publicKey: String?
@@ -47,9 +48,6 @@ struct GooglePayMintOptions: ParsableArguments {
 
     /// Not `validate()`: ArgumentParser would call that for an Apple Pay token too.
     func validateForGooglePay() throws {
-        guard publicKey != nil else {
-            throw ValidationError("a Google Pay token needs --public-key: the merchant's Google Pay key to encrypt to")
-        }
         if let authMethod, GooglePayMessage.AuthMethod(rawValue: authMethod) == nil {
             throw ValidationError("--auth-method must be PAN_ONLY or CRYPTOGRAM_3DS")
         }

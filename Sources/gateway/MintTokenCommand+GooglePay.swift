@@ -6,26 +6,37 @@ import GooglePayToken
 
 extension MintTokenCommand {
     /// An ECv2 token for the merchant, signed under the sandbox Google root and encrypted to
-    /// --public-key; its JSON text.
+    /// --public-key (default: the merchant's newest configured Google Pay key), for the
+    /// merchant's recipient id; its JSON text.
     func mintGooglePay() async throws -> String {
         let merchantId = merchant
-        try await ConfigurationExit.reporting {
+        let configured = try await ConfigurationExit.reporting { () async throws -> GooglePaySettings? in
             let configuration = try await GatewayService.loadConfiguration(GatewayService.Overrides(configFile: config))
-            guard configuration.merchants.contains(where: { $0.id == merchantId }) else {
+            guard let settings = configuration.merchants.first(where: { $0.id == merchantId }) else {
                 throw ConfigurationError(key: "merchants", problem: "does not list \(merchantId)")
             }
+            return settings.googlePay
         }
         do {
-            let keyFile = googlePay.publicKey ?? ""
+            guard let keyFile = googlePay.publicKey ?? configured?.privateKeyPaths.first else {
+                throw FileProblem(
+                    message: "a Google Pay token needs --public-key: \(merchantId) has no merchant.\(merchantId).googlePay.privateKeys configured"
+                )
+            }
             guard let data = FileManager.default.contents(atPath: keyFile) else { throw FileProblem(message: "cannot read \(keyFile)") }
             guard let recipientKey = GooglePayTokenMinter.recipientPublicKey(from: String(decoding: data, as: UTF8.self)) else {
                 throw FileProblem(message: "\(keyFile): not a P-256 key (a public key as base64 or PEM, or a private key)")
             }
             let directory = URL(fileURLWithPath: googlePay.googleSandboxDirectory ?? GooglePayMintOptions.defaultDirectory)
-            let root = try GooglePaySandboxDirectory.root(at: directory)
+            let root: GooglePaySandboxRoot
+            do {
+                root = try GooglePaySandboxDirectory.root(at: directory)
+            } catch {
+                throw FileProblem(message: error.description)
+            }
             return try GooglePayTokenMinter(root: root).mint(
                 try googlePayRequest(),
-                recipientId: googlePay.recipientId ?? "gateway:\(merchant)",
+                recipientId: googlePay.recipientId ?? "gateway:\(configured?.gatewayId ?? GooglePaySettings.defaultGatewayId)",
                 recipientPublicKey: recipientKey
             )
         } catch let error as FileProblem {

@@ -155,7 +155,7 @@ struct GooglePayCommandTests {
         #expect(misplaced.stderr.hasPrefix("error: --recipient-id is for Google Pay tokens"), "\(misplaced.stderr)")
     }
 
-    @Test("mint-token --wallet google-pay mints for gateway:<merchant> under a kept root; gateway decrypt reads it back")
+    @Test("mint-token --wallet google-pay mints for gateway:mpgs under a kept root; gateway decrypt reads it back")
     func mintThenDecrypt() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let merchantKey = try file("merchant.pem", try Self.fixtureKey("moov-google-test"))
@@ -176,7 +176,7 @@ struct GooglePayCommandTests {
 
         let decrypted = try Gateway.run([
             "decrypt", "--token", try file("minted.json", minted.stdout), "--private-key", merchantKey,
-            "--recipient-id", "gateway:TESTMERCHANT", "--google-root-keys", keys, "--unmask",
+            "--recipient-id", "gateway:mpgs", "--google-root-keys", keys, "--unmask",
         ])
         #expect(decrypted.status == 0, "\(decrypted.stderr)")
         let message = try Self.json(decrypted.stdout)
@@ -197,6 +197,19 @@ struct GooglePayCommandTests {
             "--recipient-id", "merchant:shop", "--google-root-keys", keys,
         ])
         #expect(refused.stderr.hasPrefix("error: MESSAGE_EXPIRED"), "\(refused.stderr)")
+
+        // Without --public-key: the merchant's configured key (the sandbox defaults' TESTMERCHANT).
+        let configured = try Gateway.run(
+            ["mint-token", "--wallet", "google-pay", "--google-sandbox-directory", sandbox.path],
+            directory: ServeCommandTests.packageRoot
+        )
+        #expect(configured.status == 0, "\(configured.stderr)")
+        let sandboxKey = ServeCommandTests.packageRoot.appendingPathComponent("Config/sandbox/google-pay-key.pem").path
+        let opened = try Gateway.run([
+            "decrypt", "--token", try file("configured.json", configured.stdout), "--private-key", sandboxKey,
+            "--recipient-id", "gateway:mpgs", "--google-root-keys", keys,
+        ])
+        #expect(opened.status == 0, "\(opened.stderr)")
     }
 
     @Test("mint-token refuses the other wallet's options, a missing key, and a merchant the configuration does not list")
@@ -208,7 +221,6 @@ struct GooglePayCommandTests {
             try Gateway.run(["mint-token"] + arguments, directory: ServeCommandTests.packageRoot)
         }
         let cases: [(arguments: [String], status: Int32, mentions: String)] = [
-            (["--wallet", "google-pay", "--google-sandbox-directory", sandbox], 64, "--public-key"),
             (["--wallet", "google-pay", "--public-key", merchantKey, "--amount", "1.00"], 64, "--amount is for Apple Pay tokens"),
             (["--amount", "1.00", "--currency", "USD", "--public-key", merchantKey], 64, "--public-key is for --wallet google-pay"),
             (["--wallet", "google-pay", "--public-key", merchantKey, "--auth-method", "CARD"], 64, "PAN_ONLY or CRYPTOGRAM_3DS"),

@@ -39,7 +39,7 @@ struct PaymentOptionsServeTests {
         let all = try await Self.inquire(port: port)
         #expect(all.status == 200)
         #expect(all.json["result"] as? String == "SUCCESS")
-        #expect(Self.values(all.json, "walletProviders", "walletProvider") == ["APPLE_PAY"])
+        #expect(Self.values(all.json, "walletProviders", "walletProvider") == ["APPLE_PAY", "GOOGLE_PAY"])
         #expect(Self.values(all.json, "cardTypes", "cardType")?.contains("VISA") == true)
 
         let dollars = try await Self.inquire(port: port, query: "?order.currency=USD")

@@ -55,7 +55,7 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
     let tokens = TokenService(store: services.tokenStore, cipher: services.sessionCipher, clock: services.clock)
     let routes = GatewayRoutes(
         authentication: MerchantAuthentication(merchants: services.merchants),
-        processor: PaymentProcessor(environment, decryptor: services.decryptor),
+        processor: PaymentProcessor(environment, decryptor: services.decryptor, googlePayDecryptor: services.googlePayDecryptor),
         orderOperations: OrderOperationProcessor(environment),
         maxBodyBytes: services.configuration.limits.maxBodyBytes,
         metrics: services.metrics,
@@ -117,6 +117,7 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
             authentication: routes.authentication,
             issuer: issuer,
             sessions: sessions,
+            googlePay: services.googlePayMinter,
             maxBodyBytes: services.configuration.limits.maxBodyBytes,
             clock: services.clock
         ).register(on: router)

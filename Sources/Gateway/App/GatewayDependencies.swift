@@ -4,6 +4,8 @@ import Foundation
 import GatewayCore
 import GatewayObservability
 import GatewayStores
+import GooglePaySandbox
+import GooglePayToken
 import MPGSAPI
 import MerchantConsole
 import NIOCore
@@ -49,6 +51,11 @@ struct GatewayDependencies: Sendable {
     var decryptor: ApplePayTokenDecryptor
     /// Present in sandbox mode only: mints tokens its own decryptor trusts.
     var sandboxIssuer: SandboxTokenIssuer?
+    /// Google Pay: trusts `googlePay.rootKeys`, else Google's test keys (and, in sandbox mode,
+    /// the sandbox root).
+    var googlePayDecryptor: GooglePayTokenDecryptor
+    /// Present in sandbox mode only: mints Google Pay tokens under the sandbox root.
+    var googlePayMinter: GooglePayTokenMinter?
     var clock: @Sendable () -> Date
     /// Keys the fingerprints identical retries are matched by.
     var fingerprinter: RequestFingerprinter
@@ -104,6 +111,13 @@ struct GatewayDependencies: Sendable {
             newChainsPerSecond: configuration.newChainsPerSecond,
             clock: clock
         )
+        var googleRoots = try Self.googlePayRootKeys(configuration)
+        if configuration.mode == .sandbox {
+            let root = try Self.googlePaySandboxRoot(directory: configuration.googlePaySandboxDirectory)
+            googleRoots = GoogleRootSigningKeys(googleRoots.keys + root.rootSigningKeys.keys)
+            googlePayMinter = GooglePayTokenMinter(root: root)
+        }
+        self.googlePayDecryptor = GooglePayTokenDecryptor(rootKeys: googleRoots, clock: clock)
         // A store handed in (tests, `check-config`, `mint-token`) writes no key file.
         let fingerprinter = RequestFingerprinter(
             key: try keys?.requestFingerprint ?? Self.requestFingerprintKey(configuration, createFile: store == nil)
@@ -162,6 +176,26 @@ struct GatewayDependencies: Sendable {
                 problem:
                     "is required with a PostgreSQL store in production: every replica needs the same key (64 hex characters, e.g. from `openssl rand -hex 32`)"
             )
+        }
+    }
+
+    /// Google's root signing keys from `googlePay.rootKeys`, else the test keys the gateway ships
+    /// (production without the key has no merchant with Google Pay: the configuration checks it).
+    private static func googlePayRootKeys(_ configuration: GatewayConfiguration) throws -> GoogleRootSigningKeys {
+        guard let path = configuration.googlePayRootKeysPath else { return .googleTest }
+        let text = String(decoding: try MerchantLoader.read(path, key: "googlePay.rootKeys"), as: UTF8.self)
+        do {
+            return try GoogleRootSigningKeys(keysJSON: text)
+        } catch {
+            throw ConfigurationError(key: "googlePay.rootKeys", problem: "names \(path), which cannot be used: \(error.reason)")
+        }
+    }
+
+    private static func googlePaySandboxRoot(directory: String) throws -> GooglePaySandboxRoot {
+        do {
+            return try GooglePaySandboxDirectory.root(at: URL(fileURLWithPath: directory))
+        } catch {
+            throw ConfigurationError(key: "sandbox.googlePayDirectory", problem: "cannot be used: \(error.description)")
         }
     }
 

@@ -1,22 +1,42 @@
 import ApplePayToken
+import Crypto
 import Foundation
 import GatewayCore
+import GooglePayToken
 import X509
 
-/// Turns merchant settings into merchants: reads each Apple Pay identity's key material.
+/// Turns merchant settings into merchants: reads each Apple Pay identity's and Google Pay key's
+/// material.
 enum MerchantLoader {
     static func load(_ settings: GatewayConfiguration.MerchantSettings) throws(ConfigurationError) -> Merchant {
         var identities: [MerchantIdentity] = []
         for identity in settings.identities {
             identities.append(try load(identity, key: "merchant.\(settings.id).applePay.\(identity.name)"))
         }
-        return Merchant(
+        var merchant = Merchant(
             id: settings.id,
             apiPasswords: settings.apiPasswords,
             keyRing: MerchantKeyRing(identities),
             acquirer: SimulatedAcquirer(amountMatching: settings.amountMatching, testCards: settings.testCards),
             tokens: settings.tokens
         )
+        if let googlePay = settings.googlePay {
+            merchant.googlePay = try loadGooglePay(googlePay, key: "merchant.\(settings.id).googlePay.privateKeys")
+        }
+        return merchant
+    }
+
+    private static func loadGooglePay(_ settings: GooglePaySettings, key: String) throws(ConfigurationError) -> GooglePayRecipient {
+        var privateKeys: [P256.KeyAgreement.PrivateKey] = []
+        for (index, path) in settings.privateKeyPaths.enumerated() {
+            let text = String(decoding: try read(path, key: "\(key)[\(index)]"), as: UTF8.self)
+            do {
+                privateKeys.append(try GooglePayRecipient.privateKey(from: text))
+            } catch {
+                throw ConfigurationError(key: "\(key)[\(index)]", problem: "names \(path), which cannot be used: \(error.reason)")
+            }
+        }
+        return .gateway(settings.gatewayId, privateKeys: privateKeys)
     }
 
     private static func load(

@@ -74,6 +74,7 @@ extension GatewayConfiguration {
             throw ConfigurationError(key: "merchants", problem: "must list at least one merchant id")
         }
         merchants = try merchantIds.map { id throws(ConfigurationError) in try Self.merchant(id, values, mode: mode) }
+        try readGooglePay(values)
         notifications = try NotificationSettings(values)
         sessions = try SessionSettings(
             lifetimeSeconds: values.int("sessions.lifetimeSeconds"),
@@ -168,7 +169,8 @@ extension GatewayConfiguration {
             radialDecrypt: radialDecrypt,
             tokens: try tokenRepository(id, values),
             clientCertificates: try clientCertificates(id, values),
-            notifications: try merchantNotifications(id, values, mode: mode)
+            notifications: try merchantNotifications(id, values, mode: mode),
+            googlePay: try googlePay(id, values)
         )
     }
 }

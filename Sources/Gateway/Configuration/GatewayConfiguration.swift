@@ -41,6 +41,10 @@ import GatewayStores
 /// | `merchant.<ID>.applePay.<NAME>.certificate` | path: payment processing certificate | |
 /// | `merchant.<ID>.applePay.<NAME>.merchantIdentifier` | string, for a key without certificate | |
 /// | `merchant.<ID>.applePay.<NAME>.pkcs12Password` | string, secret, when privateKey is PKCS#12 | |
+/// | `merchant.<ID>.googlePay.privateKeys` | string array of paths: P-256 private keys (PEM, or base64 PKCS#8), newest first; Google Pay tokens are decrypted with each in turn | none: no Google Pay |
+/// | `merchant.<ID>.googlePay.gatewayId` | string: the gateway id Google signs for (`gateway:<id>`), as the page's tokenizationSpecification names it | `mpgs` |
+/// | `googlePay.rootKeys` | path: Google's root signing keys (`keys.json`); required in production for a merchant with Google Pay | sandbox: Google's test keys and the sandbox root |
+/// | `sandbox.googlePayDirectory` | directory of the sandbox Google root, created on first use; sandbox mode only | `data/google-pay-sandbox` |
 /// | `merchant.<ID>.simulator.amountMatching` | `both`, `minorUnits`, `wholeAmount` | `both` |
 /// | `merchant.<ID>.simulator.testCards` | `current`, `legacy`: which test-card table wins where they disagree | `current` |
 /// | `merchant.<ID>.radial.decrypt` | `enabled`, `disabled`: whether the Radial-style Decrypt operation returns this merchant's decrypted card data | `disabled` (sandbox defaults: `enabled`) |
@@ -101,6 +105,8 @@ package struct GatewayConfiguration: Sendable {
         var clientCertificates: [ClientCertificateSettings] = []
         /// `merchant.<ID>.notifications.*`; nil: no notifications.
         var notifications: MerchantNotificationSettings?
+        /// `merchant.<ID>.googlePay.*`; nil: no Google Pay.
+        package var googlePay: GooglePaySettings?
     }
 
     struct IdentitySettings: Sendable {
@@ -139,6 +145,10 @@ package struct GatewayConfiguration: Sendable {
     var sandboxTLSDirectory = "data/tls"
     /// `notifications.*`: the webhook delivery loop.
     var notifications = NotificationSettings()
+    /// `googlePay.rootKeys`: Google's keys.json to trust instead of the shipped test keys.
+    var googlePayRootKeysPath: String?
+    /// Where the sandbox Google root lives (sandbox mode trusts it besides Google's test keys).
+    var googlePaySandboxDirectory = "data/google-pay-sandbox"
 
     /// The store the URL names.
     package var storeLocation: StoreLocation {

@@ -2,7 +2,8 @@ import Configuration
 import Foundation
 
 /// The embedded defaults `gateway serve` runs with when no configuration file is given: sandbox
-/// mode, merchant TESTMERCHANT with the test-only Apple Pay identities under Config/sandbox/.
+/// mode, merchant TESTMERCHANT with the test-only Apple Pay identities and Google Pay key under
+/// Config/sandbox/.
 enum SandboxDefaults {
     static let merchantId = "TESTMERCHANT"
     static let apiPassword = "00112233445566778899aabbccddeeff"
@@ -19,6 +20,7 @@ enum SandboxDefaults {
                 "merchant.TESTMERCHANT.applePay.ec.certificate": "Config/sandbox/merchant-ec-cert.pem",
                 "merchant.TESTMERCHANT.applePay.rsa.privateKey": "Config/sandbox/merchant-rsa-key.pem",
                 "merchant.TESTMERCHANT.applePay.rsa.certificate": "Config/sandbox/merchant-rsa-cert.pem",
+                "merchant.TESTMERCHANT.googlePay.privateKeys": .init(.stringArray(["Config/sandbox/google-pay-key.pem"]), isSecret: false),
                 // The sandbox shows the Radial-style Decrypt; production merchants must be granted it.
                 "merchant.TESTMERCHANT.radial.decrypt": "enabled",
             ]

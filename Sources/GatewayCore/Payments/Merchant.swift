@@ -1,8 +1,9 @@
 import ApplePayToken
 import Crypto
 import Foundation
+import GooglePayToken
 
-/// A merchant the gateway serves: who may call for it, and the Apple Pay keys its tokens are
+/// A merchant the gateway serves: who may call for it, and the wallet keys its tokens are
 /// encrypted to.
 package struct Merchant: Sendable {
     package let id: String
@@ -15,6 +16,9 @@ package struct Merchant: Sendable {
     package let tokens: TokenRepository
     /// Webhook notifications (`merchant.<ID>.notifications.*`); nil: none.
     package var notifications: MerchantNotifications? = nil
+    /// Google Pay (`merchant.<ID>.googlePay.*`): the recipient id tokens are signed for and the
+    /// private keys they are encrypted to; nil: the merchant takes no Google Pay tokens.
+    package var googlePay: GooglePayRecipient? = nil
 
     package init(
         id: String,

@@ -45,7 +45,7 @@ package struct PaymentOptions: Sendable, Hashable {
             cardBrands = cardBrands.filter { $0 == brand }
         }
         currencies = filter.currency.map { [$0] } ?? Currency.all
-        wallets = merchant.keyRing.identities.isEmpty ? [] : [.applePay]
+        wallets = (merchant.keyRing.identities.isEmpty ? [] : [.applePay]) + (merchant.googlePay == nil ? [] : [.googlePay])
         threeDSecureVersions = threeDSecureEnabled ? ThreeDSecureVersion.allCases : []
         hasTokenRepository = tokensEnabled
         operations = PaymentRequest.Operation.allCases

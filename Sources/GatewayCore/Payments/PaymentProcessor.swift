@@ -2,21 +2,24 @@ import ApplePayToken
 import Crypto
 import Dispatch
 import Foundation
+import GooglePayToken
 import Logging
 
-/// AUTHORIZE, PAY and VERIFY, end to end: retries, the Apple Pay token (steps 1-6), the acquirer,
-/// the store. The response is stored before it is returned, so what a client saw is never lost.
+/// AUTHORIZE, PAY and VERIFY, end to end: retries, the wallet token (Apple's steps 1-6, Google's
+/// 1-6), the acquirer, the store. The response is stored before it is returned, so what a client saw is never lost.
 package struct PaymentProcessor: Sendable {
     package typealias Context = TransactionContext
 
     let environment: ProcessingEnvironment
     let decryptor: ApplePayTokenDecryptor
+    let googlePayDecryptor: GooglePayTokenDecryptor
 
     package var store: any TransactionStore { environment.store }
 
-    package init(_ environment: ProcessingEnvironment, decryptor: ApplePayTokenDecryptor) {
+    package init(_ environment: ProcessingEnvironment, decryptor: ApplePayTokenDecryptor, googlePayDecryptor: GooglePayTokenDecryptor) {
         self.environment = environment
         self.decryptor = decryptor
+        self.googlePayDecryptor = googlePayDecryptor
     }
 
     package func process(_ request: PaymentRequest, _ context: Context, logger: Logger) async throws -> ProcessedTransaction {
@@ -35,6 +38,9 @@ package struct PaymentProcessor: Sendable {
             return try await environment.locks.withLock(context.orderKey) {
                 try await processLocked(request, context, logger: logger)
             }
+        } catch PaymentRejection.token(.replayed) where request.source.isGooglePay {
+            environment.observer.tokenRejected(.googlePayReplayed)
+            throw PaymentRejection.token(.googlePayReplayed)
         } catch PaymentRejection.token(let rejection) {
             environment.observer.tokenRejected(rejection)
             throw PaymentRejection.token(rejection)
@@ -61,7 +67,7 @@ package struct PaymentProcessor: Sendable {
             }
             throw error
         }
-        let authentication = try await paymentAuthentication(request, context)
+        let authentication = try await paymentAuthentication(request, context, card: card)
         let revealed = RevealedCard(number: card.acquirerRequest.cardNumber, isDevice: card.acquirerRequest.isDevicePayment)
         let outcome = await context.merchant.acquirer.process(card.acquirerRequest)
         let firstTry = record(request, context, card: card, outcome: outcome, existingOrder: nil, authentication: authentication)
@@ -84,10 +90,15 @@ package struct PaymentProcessor: Sendable {
         }
     }
 
-    /// The 3-D Secure authentication a plain card's payment names, checked (the order's own, and
-    /// successful). An Apple Pay payment's cryptogram is its authentication: a named one is not used.
-    private func paymentAuthentication(_ request: PaymentRequest, _ context: Context) async throws -> PaymentAuthentication? {
-        guard let transactionId = request.authenticationTransactionId, case .card = request.source else { return nil }
+    /// The 3-D Secure authentication a card's payment names, checked (the order's own, and
+    /// successful): a plain card's, or a Google Pay PAN_ONLY card's. A device payment's cryptogram
+    /// is its authentication: a named one is not used.
+    private func paymentAuthentication(
+        _ request: PaymentRequest,
+        _ context: Context,
+        card: ResolvedCard
+    ) async throws -> PaymentAuthentication? {
+        guard let transactionId = request.authenticationTransactionId, !card.acquirerRequest.isDevicePayment else { return nil }
         // The authentication is a transaction of its own: the payment cannot take its id.
         guard transactionId != context.transactionId else { throw PaymentRejection.transactionIdReused(context.transactionId) }
         return try await environment.authentications.authenticationForPayment(
@@ -155,7 +166,7 @@ package struct PaymentProcessor: Sendable {
     }
 
     /// The card a request pays with, as the response shows it and the acquirer is asked.
-    private struct ResolvedCard {
+    struct ResolvedCard {
         var details: CardDetails
         var acquirerRequest: AcquirerRequest
         var applePayReplay: ApplePayReplayKey?
@@ -205,6 +216,8 @@ package struct PaymentProcessor: Sendable {
             return try resolve(try await decrypt(token, context), request, applicationData: applicationData)
         case .decryptedApplePayToken(let decrypted):
             return try resolve(decrypted, request, applicationData: nil)
+        case .googlePayToken(let token):
+            return try resolveGooglePay(token, request, context)
         }
     }
 

@@ -1,4 +1,5 @@
 import ApplePayToken
+import GooglePayToken
 
 /// Why the gateway refused a payment or follow-on request: one case per rule. Rejections carry
 /// the facts of the case, never an HTTP status or a message; the HTTP front end words them.
@@ -27,7 +28,7 @@ package enum PaymentRejection: Error, Sendable, Hashable {
     case exceedsAvailable(FollowOnRequest.Operation, amount: Amount, available: Amount)
     /// A VOID whose target cannot be voided (missing, failed, already voided, or money moved since).
     case nothingToVoid
-    /// The Apple Pay token was refused.
+    /// The wallet token (Apple Pay or Google Pay) was refused.
     case token(TokenRejection)
     /// The 3-D Secure authentication the payment names was refused.
     case authentication(AuthenticationRejection)
@@ -40,8 +41,8 @@ package enum PaymentRejection: Error, Sendable, Hashable {
     case updateBelowCaptured(amount: Amount, captured: Amount)
 }
 
-/// Why an Apple Pay token was refused: by the token library, or by the gateway's own checks
-/// of the decrypted payment (Apple's steps 5 and 6).
+/// Why a wallet token was refused: by a token library, or by the gateway's own checks of the
+/// decrypted payment (Apple's steps 5 and 6; Google's replay and merchant checks).
 package enum TokenRejection: Error, Sendable, Hashable {
     /// The token library's verdict (signature, chain, signing time, key, decryption, payment data).
     case library(code: ApplePayTokenError.Code, reason: String)
@@ -56,8 +57,30 @@ package enum TokenRejection: Error, Sendable, Hashable {
     /// The payment data's applicationExpirationDate is not YYMMDD.
     case malformedExpiry
 
+    // Google Pay (issue 65).
+    /// The Google Pay token library's verdict (signatures, keys, decryption, the message).
+    case googlePay(code: GooglePayTokenError.Code, reason: String)
+    /// The merchant has no Google Pay private key configured.
+    case googlePayNotEnabled
+    /// The message's gatewayMerchantId names another merchant than the request's.
+    case gatewayMerchantMismatch(String)
+    /// A Google Pay message with this messageId was already accepted.
+    case googlePayReplayed
+
     package init(_ error: ApplePayTokenError) {
         self = .library(code: error.code, reason: error.reason)
+    }
+
+    package init(_ error: GooglePayTokenError) {
+        self = .googlePay(code: error.code, reason: error.reason)
+    }
+
+    /// The wallet whose token this is about.
+    package var wallet: WalletProvider {
+        switch self {
+        case .googlePay, .googlePayNotEnabled, .gatewayMerchantMismatch, .googlePayReplayed: .googlePay
+        default: .applePay
+        }
     }
 
     /// The stable code metrics count and messages start with.
@@ -69,6 +92,10 @@ package enum TokenRejection: Error, Sendable, Hashable {
         case .amountMismatch: "AMOUNT_MISMATCH"
         case .applicationDataMismatch: "APPLICATION_DATA_MISMATCH"
         case .malformedExpiry: "MALFORMED_PAYMENT_DATA"
+        case .googlePay(let code, _): code.rawValue
+        case .googlePayNotEnabled: "GOOGLE_PAY_NOT_ENABLED"
+        case .gatewayMerchantMismatch: "GATEWAY_MERCHANT_MISMATCH"
+        case .googlePayReplayed: "REPLAYED"
         }
     }
 }
@@ -97,6 +124,14 @@ extension TokenRejection {
             "the token's applicationData is not the SHA-256 of sourceOfFunds.provided.card.devicePayment.applicationData"
         case .malformedExpiry:
             "applicationExpirationDate is not YYMMDD"
+        case .googlePay(_, let reason):
+            reason
+        case .googlePayNotEnabled:
+            "the merchant has no Google Pay key configured (merchant.<ID>.googlePay.privateKeys)"
+        case .gatewayMerchantMismatch(let named):
+            "the message's gatewayMerchantId is \(named.prefix(64)), not the merchant in the request's path"
+        case .googlePayReplayed:
+            "a message with this messageId was already accepted"
         }
     }
 }

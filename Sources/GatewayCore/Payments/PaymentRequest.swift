@@ -1,4 +1,5 @@
 import ApplePayToken
+import GooglePayToken
 
 /// An AUTHORIZE, PAY or VERIFY request, validated: the amount, and where the card comes from.
 package struct PaymentRequest: Sendable {
@@ -19,7 +20,7 @@ package struct PaymentRequest: Sendable {
         package var apiOperation: APIOperation { .initial(self) }
     }
 
-    /// The three ways to pay.
+    /// The ways to pay.
     package enum Source: Sendable {
         /// An Apple Pay token for the gateway to verify and decrypt, and the merchant's
         /// applicationData (raw bytes) when the request carries it.
@@ -31,6 +32,14 @@ package struct PaymentRequest: Sendable {
         case devicePayment(DeviceCard)
         /// A card number typed in by the payer.
         case card(PlainCard)
+        /// A Google Pay payment method token for the gateway to verify and decrypt (issue 65).
+        case googlePayToken(GooglePaymentMethodToken)
+
+        /// Whether the card comes in a Google Pay token.
+        package var isGooglePay: Bool {
+            if case .googlePayToken = self { return true }
+            return false
+        }
     }
 
     package struct DeviceCard: Sendable {

@@ -66,17 +66,18 @@ extension GatewayError {
         )
     }
 
-    /// A refused Apple Pay token: every such error says "Apple Pay token rejected: CODE: why".
+    /// A refused wallet token: every such error says "Apple Pay token rejected: CODE: why" (or
+    /// "Google Pay token rejected: ...").
     static func tokenRejected(_ rejection: TokenRejection) -> GatewayError {
         if rejection.isUndecided {
             return GatewayError(
                 status: .serviceUnavailable,
                 cause: .serverBusy,
-                explanation: "Apple Pay token not verified yet: \(rejection.code): \(rejection.reason)",
+                explanation: "\(rejection.wallet.displayName) token not verified yet: \(rejection.code): \(rejection.reason)",
                 field: PaymentProcessor.tokenField
             )
         }
-        return invalid(PaymentProcessor.tokenField, "Apple Pay token rejected: \(rejection.code): \(rejection.reason)")
+        return invalid(PaymentProcessor.tokenField, "\(rejection.wallet.displayName) token rejected: \(rejection.code): \(rejection.reason)")
     }
 
     /// A token the front end could not parse: worded as every rejection, and marked for the

@@ -1,6 +1,7 @@
 import ApplePayToken
 import Foundation
 import GatewayCore
+import GooglePayToken
 import WireJSON
 
 extension PaymentRequest {
@@ -44,7 +45,7 @@ extension PaymentRequest {
 
     private static func source(_ reader: RequestReader, walletProvider: WalletProvider?) throws(GatewayError) -> Source {
         if let token = reader.value("\(devicePayment).paymentToken") {
-            return try applePayToken(token, reader: reader, walletProvider: walletProvider)
+            return try walletToken(token, reader: reader, walletProvider: walletProvider)
         }
         guard reader.hasContent(card) else { throw GatewayError.missing("\(card).number") }
         let number = try cardNumber(reader)
@@ -56,7 +57,8 @@ extension PaymentRequest {
         // Stored and echoed: a card number typed into the name is masked like one in a log.
         let nameOnCard = reader.text("\(card).nameOnCard").map(CardNumberRedaction.mask)
         if reader.hasContent(devicePayment) {
-            guard walletProvider == .applePay else {
+            // Payment data the merchant decrypted itself, from either wallet.
+            guard walletProvider != nil else {
                 throw GatewayError.missing("order.walletProvider")
             }
             let formatText = try reader.requiredText("\(devicePayment).cryptogramFormat")
@@ -82,7 +84,8 @@ extension PaymentRequest {
         return .card(PlainCard(number: number, expiry: expiry, securityCode: securityCode, nameOnCard: nameOnCard))
     }
 
-    private static func applePayToken(
+    /// The token, read as the wallet the request names: the gateway verifies and decrypts it.
+    private static func walletToken(
         _ value: JSONValue,
         reader: RequestReader,
         walletProvider: WalletProvider?
@@ -90,14 +93,20 @@ extension PaymentRequest {
         throws(GatewayError) -> Source
     {
         let field = "\(devicePayment).paymentToken"
-        guard walletProvider == .applePay else {
+        guard let walletProvider else {
             throw GatewayError(
                 status: .badRequest,
                 cause: .invalidRequest,
-                explanation: "order.walletProvider must be APPLE_PAY when a payment token is provided",
+                explanation: "order.walletProvider must be APPLE_PAY or GOOGLE_PAY when a payment token is provided",
                 field: "order.walletProvider",
                 validationType: .missing
             )
+        }
+        if walletProvider == .googlePay {
+            if reader.text("\(devicePayment).applicationData") != nil {
+                throw GatewayError.invalid("\(devicePayment).applicationData", "applicationData is Apple Pay's: a Google Pay token has none")
+            }
+            return .googlePayToken(try parsedGooglePayToken(value, field: field))
         }
         let token = try parsedToken(value, field: field)
         var applicationData: [UInt8]?
@@ -129,6 +138,24 @@ extension PaymentRequest {
         }
     }
 
+    /// A Google Pay token: the JSON text of `paymentMethodData.tokenizationData.token` (or, as some
+    /// clients send it, the object itself).
+    static func parsedGooglePayToken(_ value: JSONValue, field: String) throws(GatewayError) -> GooglePaymentMethodToken {
+        let text: String
+        switch value {
+        case .string(let string): text = string
+        case .object: text = String(decoding: value.serialized(), as: UTF8.self)
+        default: throw GatewayError.invalid(field, "Value for '\(field)' must be a string")
+        }
+        do {
+            return try GooglePaymentMethodToken(parsing: text)
+        } catch {
+            var refused = GatewayError.tokenRejected(TokenRejection(error))
+            refused.unparsedTokenRejection = TokenRejection(error)
+            throw refused
+        }
+    }
+
     static func securityCode(_ reader: RequestReader) throws(GatewayError) -> String? {
         let securityCode = reader.text("\(card).securityCode")
         if let securityCode, !securityCode.utf8.allSatisfy(\.isASCIIDigit) || !(3...4).contains(securityCode.utf8.count) {
@@ -152,8 +179,8 @@ extension PaymentRequest {
 
 extension RequestReader {
     /// `order.walletProvider`, read the same way for a payment and a session update: every wallet
-    /// the reference lists is a valid value (the catalogue checks that); this gateway's merchants
-    /// are enabled for Apple Pay only.
+    /// the reference lists is a valid value (the catalogue checks that); this gateway takes Apple
+    /// Pay and Google Pay.
     func walletProvider() throws(GatewayError) -> WalletProvider? {
         guard let text = text("order.walletProvider") else { return nil }
         guard let provider = WalletProvider(rawValue: text) else {

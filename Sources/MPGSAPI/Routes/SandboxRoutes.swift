@@ -2,16 +2,19 @@ import ApplePayToken
 import Foundation
 import GatewayCore
 import GatewayHTTP
+import GooglePaySandbox
 import Hummingbird
 import WireJSON
 
 /// `POST /sandbox/merchant/{merchantId}/applepay/token`: mints a sandbox Apple Pay token for the
-/// posted amount, so a test suite can mint and then AUTHORIZE. Registered only in sandbox mode;
-/// elsewhere the path does not exist (404).
+/// posted amount, so a test suite can mint and then AUTHORIZE; `.../googlepay/token` a Google Pay
+/// one. Registered only in sandbox mode; elsewhere the paths do not exist (404).
 package struct SandboxRoutes: Sendable {
     let authentication: MerchantAuthentication
     let issuer: SandboxTokenIssuer
     let sessions: SessionService
+    /// Signs Google Pay tokens under the sandbox Google root.
+    let googlePay: GooglePayTokenMinter?
     let maxBodyBytes: Int
     let clock: @Sendable () -> Date
 
@@ -19,12 +22,14 @@ package struct SandboxRoutes: Sendable {
         authentication: MerchantAuthentication,
         issuer: SandboxTokenIssuer,
         sessions: SessionService,
+        googlePay: GooglePayTokenMinter? = nil,
         maxBodyBytes: Int,
         clock: @escaping @Sendable () -> Date
     ) {
         self.authentication = authentication
         self.issuer = issuer
         self.sessions = sessions
+        self.googlePay = googlePay
         self.maxBodyBytes = maxBodyBytes
         self.clock = clock
     }
@@ -40,6 +45,13 @@ package struct SandboxRoutes: Sendable {
             try await mintToken(request, context)
         }
         router.refuseMethods(except: [.post], on: path)
+        if googlePay != nil {
+            let googlePayPath: RouterPath = "/sandbox/merchant/:merchantId/googlepay/token"
+            router.post(googlePayPath) { request, context in
+                try await mintGooglePayToken(request, context)
+            }
+            router.refuseMethods(except: [.post], on: googlePayPath)
+        }
     }
 
     private func mintToken(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
@@ -72,10 +84,10 @@ package struct SandboxRoutes: Sendable {
 }
 
 extension SandboxRoutes {
-    /// What the Mobile SDK puts into a session after Apple Pay authorized: the token and the wallet.
-    static func deviceUpdate(token: String) -> JSONValue {
+    /// What the Mobile SDK puts into a session after the wallet authorized: the token and the wallet.
+    static func deviceUpdate(token: String, wallet: WalletProvider = .applePay) -> JSONValue {
         .object([
-            "order": .object(["walletProvider": .string(WalletProvider.applePay.rawValue)]),
+            "order": .object(["walletProvider": .string(wallet.rawValue)]),
             "sourceOfFunds": .object([
                 "type": .string("CARD"),
                 "provided": .object(["card": .object(["devicePayment": .object(["paymentToken": .string(token)])])]),

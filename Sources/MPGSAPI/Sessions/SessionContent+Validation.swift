@@ -18,7 +18,7 @@ extension SessionContent {
             }
             if reader.text("order.amount") != nil { _ = try Amount.reading(reader, "order.amount", currency) }
         }
-        _ = try reader.walletProvider()
+        let walletProvider = try reader.walletProvider()
         if let type = reader.text("sourceOfFunds.type"), type != "CARD" {
             throw GatewayError.unsupported("sourceOfFunds.type", type, "Only CARD is supported")
         }
@@ -38,7 +38,23 @@ extension SessionContent {
             }
         }
         let tokenField = "\(devicePayment).paymentToken"
-        if let token = reader.value(tokenField) { _ = try PaymentRequest.parsedToken(token, field: tokenField) }
+        // Read as the wallet the session names; without one (it may come in a later update), as
+        // the token's own shape says: Google's has a protocolVersion, Apple's a version.
+        if let token = reader.value(tokenField) {
+            if walletProvider == .googlePay || (walletProvider == nil && Self.looksLikeGooglePay(token)) {
+                _ = try PaymentRequest.parsedGooglePayToken(token, field: tokenField)
+            } else {
+                _ = try PaymentRequest.parsedToken(token, field: tokenField)
+            }
+        }
+    }
+
+    private static func looksLikeGooglePay(_ token: JSONValue) -> Bool {
+        switch token {
+        case .object(let members): return members["protocolVersion"] != nil
+        case .string(let text): return text.contains("\"protocolVersion\"")
+        default: return false
+        }
     }
 }
 

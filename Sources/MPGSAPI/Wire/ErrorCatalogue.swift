@@ -28,6 +28,7 @@ package enum ErrorCatalogue {
             Section(title: "Orders and follow-on operations", entries: RejectionKind.allCases.map(\.entry)),
             Section(title: "Sessions", entries: sessionEntries),
             Section(title: "Apple Pay tokens", entries: tokenEntries),
+            Section(title: "Google Pay tokens", entries: googlePayTokenEntries),
             Section(title: "Gateway tokens (Tokenization)", entries: cardTokenEntries),
             Section(title: "3-D Secure", entries: AuthenticationRejectionKind.allCases.map(\.entry)),
         ]
@@ -374,14 +375,15 @@ enum RejectionKind: CaseIterable {
     }
 }
 
-/// The gateway's own token checks (Apple's steps 5 and 6), one per `TokenRejection` case but the
-/// library's (which `ApplePayTokenError.Code.allCases` covers).
+/// The gateway's own Apple Pay token checks (Apple's steps 5 and 6), one per `TokenRejection` case
+/// but the library's (which `ApplePayTokenError.Code.allCases` covers) and Google Pay's
+/// (``GooglePayTokenKind``).
 enum TokenKind: CaseIterable {
     case replayed, currencyMismatch, amountMismatch, applicationDataMismatch, malformedExpiry
 
     init?(_ rejection: TokenRejection) {
         switch rejection {
-        case .library: return nil
+        case .library, .googlePay, .googlePayNotEnabled, .gatewayMerchantMismatch, .googlePayReplayed: return nil
         case .replayed: self = .replayed
         case .currencyMismatch: self = .currencyMismatch
         case .amountMismatch: self = .amountMismatch
@@ -429,7 +431,7 @@ enum TokenKind: CaseIterable {
 }
 
 extension TokenRejection {
-    fileprivate var entryError: GatewayError { PaymentRejection.token(self).gatewayError }
+    var entryError: GatewayError { PaymentRejection.token(self).gatewayError }
 }
 
 extension ErrorCatalogue {

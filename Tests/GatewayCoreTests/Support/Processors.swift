@@ -1,5 +1,6 @@
 import ApplePayToken
 import Foundation
+import GooglePayToken
 import NIOPosix
 import PostgresTestServer
 import Synchronization
@@ -29,7 +30,11 @@ struct Processors: Sendable {
             clock: { Date(milliseconds: 1_700_000_000_000) },
             observer: observer
         )
-        payments = PaymentProcessor(environment, decryptor: ApplePayTokenDecryptor())
+        payments = PaymentProcessor(
+            environment,
+            decryptor: ApplePayTokenDecryptor(),
+            googlePayDecryptor: GooglePayTokenDecryptor(rootKeys: .googleTest)
+        )
         followOns = OrderOperationProcessor(environment)
     }
 

@@ -4,18 +4,24 @@ import GooglePaySandbox
 
 /// The sandbox Google root kept on disk, so tokens minted yesterday verify today: its signing key
 /// (`root-key.pem`, mode 0600) and the root as Google publishes its own (`keys.json`, for
-/// `gateway decrypt --google-root-keys`). Made on first use.
-enum GooglePaySandboxDirectory {
+/// `gateway decrypt --google-root-keys`). Made on first use, by `serve` in sandbox mode and by
+/// `gateway mint-token --wallet google-pay`.
+package enum GooglePaySandboxDirectory {
     static let rootKeyFile = "root-key.pem"
     static let keysFile = "keys.json"
 
-    static func root(at directory: URL) throws -> GooglePaySandboxRoot {
+    /// Why the directory could not be used, naming the file.
+    package struct Problem: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    package static func root(at directory: URL) throws(Problem) -> GooglePaySandboxRoot {
         let keyFile = directory.appending(path: rootKeyFile)
         let root: GooglePaySandboxRoot
         do {
             if let pem = FileManager.default.contents(atPath: keyFile.path) {
                 guard let stored = GooglePaySandboxRoot(signingKeyPEM: String(decoding: pem, as: UTF8.self)) else {
-                    throw FileProblem(message: "\(keyFile.path): not a P-256 private key in PEM")
+                    throw Problem(description: "\(keyFile.path): not a P-256 private key in PEM")
                 }
                 root = stored
             } else {
@@ -28,8 +34,10 @@ enum GooglePaySandboxDirectory {
             if FileManager.default.contents(atPath: keysPath.path).map({ Array($0) }) != keys {
                 try SecureFile.store(keys, at: keysPath, mode: 0o644)
             }
-        } catch let error as SandboxError {
-            throw FileProblem(message: "\(directory.path): \(error)")
+        } catch let error as Problem {
+            throw error
+        } catch {
+            throw Problem(description: "\(directory.path): \(error)")
         }
         return root
     }

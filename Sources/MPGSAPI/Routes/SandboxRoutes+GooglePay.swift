@@ -1,0 +1,57 @@
+import Foundation
+import GatewayCore
+import GatewayHTTP
+import GooglePaySandbox
+import GooglePayToken
+import Hummingbird
+import WireJSON
+
+extension SandboxRoutes {
+    static let googlePayRequestShape = FieldShape.object(
+        Dictionary(uniqueKeysWithValues: GooglePaySandboxOptions.fields.map { ($0.name, FieldShape.text) })
+            .merging(["sessionId": .text]) { $1 }
+    )
+
+    /// `POST /sandbox/merchant/{merchantId}/googlepay/token`: an ECv2 token signed under the
+    /// sandbox Google root, for the merchant's recipient id and encrypted to its newest Google Pay
+    /// key, as Google's servers would make it. With `sessionId`, put into that session.
+    func mintGooglePayToken(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        let merchant = try authentication.authenticate(request, context, pathMerchantId: context.parameters.get("merchantId") ?? "")
+        let reader = try RequestReader(body: try await GatewayRoutes.body(of: request, limit: maxBodyBytes), shape: Self.googlePayRequestShape)
+        guard let minter = googlePay, let recipient = merchant.googlePay, let key = recipient.privateKeys.first else {
+            throw GatewayError.request("Merchant '\(merchant.id)' has no Google Pay key configured (merchant.<ID>.googlePay.privateKeys)")
+        }
+        var options = GooglePaySandboxOptions()
+        for field in GooglePaySandboxOptions.fields { options[keyPath: field.value] = reader.text(field.name) }
+        var session: SessionService.OpenSession?
+        if let sessionId = reader.text("sessionId") {
+            guard let opened = try await sessions.open(id: sessionId, merchantId: merchant.id) else {
+                throw GatewayError.invalid("sessionId", "Session not found or expired")
+            }
+            session = opened
+        }
+        let message = try options.mintRequest(merchantId: merchant.id, now: clock())
+        let token: String
+        do {
+            token = try minter.mint(message, recipientId: recipient.recipientId, recipientPublicKey: key.publicKey)
+        } catch {
+            throw GatewayError(status: .internalServerError, cause: .serverFailed, explanation: "The sandbox could not mint the token")
+        }
+        context.logger.info("sandbox Google Pay token minted", metadata: ["merchant": .string(merchant.id)])
+        var fields: [String: JSONValue] = [
+            "paymentToken": .string(token),
+            "protocolVersion": .string("ECv2"),
+            "authMethod": .string(message.authMethod.rawValue),
+            "messageExpiration": .string(ISO8601DateFormatter().string(from: message.messageExpiration)),
+            "recipientId": .string(recipient.recipientId),
+        ]
+        if let session {
+            let updated = try await sessions.update(session, with: Self.deviceUpdate(token: token, wallet: .googlePay))
+            fields["session"] = .object([
+                "id": .string(updated.id), "version": .string(updated.stored.version),
+                "updateStatus": .string(updated.stored.updateStatus.rawValue),
+            ])
+        }
+        return GatewayRoutes.json(.ok, .object(fields))
+    }
+}
