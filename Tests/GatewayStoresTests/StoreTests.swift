@@ -213,4 +213,25 @@ struct ReplayPruningTests {
         // The transactions themselves are kept: only the replay index is pruned.
         #expect(try await store.transaction(merchantId: "M", orderId: "old", transactionId: "1") != nil)
     }
+
+    @Test("a record valid beyond its transaction (a Google Pay message) is kept for the retention after it expires", arguments: StoreKind.allCases)
+    func keptUntilValidityEnds(kind: StoreKind) async throws {
+        let store = try await StoreFixture(kind).open(replayRetention: 600)
+        let start = Date(milliseconds: 1_700_000_000_000)
+        var message = SampleRecords.record(order: "message", applePay: "google-message")
+        message.time = start
+        message.applePayReplay?.validUntil = start.addingTimeInterval(7 * 24 * 3600)  // a week
+        #expect(try await store.record(message) == .recorded)
+        // A day later, far past the retention from the transaction: the message is still valid,
+        // so its record must still refuse it.
+        var dayLater = SampleRecords.record(order: "day-later", applePay: "apple-day-later")
+        dayLater.time = start.addingTimeInterval(24 * 3600)
+        #expect(try await store.record(dayLater) == .recorded)
+        #expect(try await store.isUsed("google-message"))
+        // Past its expiry and the retention after it, it goes.
+        var weekLater = SampleRecords.record(order: "week-later", applePay: "apple-week-later")
+        weekLater.time = start.addingTimeInterval(7 * 24 * 3600 + 3600)
+        #expect(try await store.record(weekLater) == .recorded)
+        #expect(try await !store.isUsed("google-message"))
+    }
 }
