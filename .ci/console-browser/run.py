@@ -164,7 +164,7 @@ try:
     page("search")
 
     click(By.LINK_TEXT, "applepay-1")
-    check("Apple Pay device number" in driver.page_source, "the order page shows the Apple Pay device fields")
+    check("Device number" in driver.page_source, "the order page shows the device fields")
     driver.find_element(By.ID, "captureAmount").send_keys("56.56")
     click(By.XPATH, "//button[text()='Capture']")
     check("CAPTURE" in driver.find_element(By.CSS_SELECTOR, ".message").text, "capturing from the order page")
@@ -217,7 +217,7 @@ try:
     check("SUCCESS, APPROVED" in message, f"the sandbox page's payment ({message})")
     page("sandbox")
     click(By.PARTIAL_LINK_TEXT, "Open order sandbox-")
-    check("AUTHORIZED" in driver.page_source and "Apple Pay device number" in driver.page_source,
+    check("AUTHORIZED" in driver.page_source and "Device number" in driver.page_source,
           "the sandbox payment's order is an authorized Apple Pay order")
 
     # Integration settings: a second API password generated and used by the API, then the
@@ -264,7 +264,7 @@ try:
     driver.find_element(By.ID, "password").send_keys(password)
     click(By.CSS_SELECTOR, "form.stack button")
     driver.get(base + "/ma/orders/applepay-1")
-    check("Apple Pay device number" in driver.page_source and not driver.find_elements(By.XPATH, "//button[text()='Refund']"),
+    check("Device number" in driver.page_source and not driver.find_elements(By.XPATH, "//button[text()='Refund']"),
           "a viewer sees the order without a refund button")
     before = refunded("applepay-1")
     old = driver.find_element(By.TAG_NAME, "html")

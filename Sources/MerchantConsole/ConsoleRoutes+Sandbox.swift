@@ -3,7 +3,7 @@ import GatewayCore
 import GatewayHTTP
 import Hummingbird
 
-/// The sandbox page (sandbox mode only): a test payment with a minted Apple Pay token.
+/// The sandbox page (sandbox mode only): a test payment with a minted Apple Pay or Google Pay token.
 extension ConsoleRoutes {
     func registerSandbox(on router: Router<GatewayRequestContext>) {
         guard let sandbox = services.sandbox else { return }
@@ -24,10 +24,16 @@ extension ConsoleRoutes {
                     try await audit(session, context, .sandboxPayment, "refused: \(wording)")
                     return sandboxPage(session, error: wording, status: .badRequest)
                 }
+                guard let wallet = WalletProvider(rawValue: form["wallet"] ?? WalletProvider.applePay.rawValue) else {
+                    let wording = ConsoleRejection.invalidField("Wallet").wording
+                    try await audit(session, context, .sandboxPayment, "refused: \(wording)")
+                    return sandboxPage(session, error: wording, status: .badRequest)
+                }
                 let orderId = "sandbox-" + ConsoleSession.randomToken().prefix(16)
                 let result = await sandbox.pay(
                     merchant: merchant,
                     operation: operation,
+                    wallet: wallet,
                     amount: form["amount"] ?? "",
                     currency: form["currency"] ?? "",
                     orderId: orderId,
@@ -40,7 +46,7 @@ extension ConsoleRoutes {
                         session,
                         context,
                         .sandboxPayment,
-                        "\(operation.rawValue) \(receipt.amount.text) \(receipt.amount.currency.code) on order \(orderId): "
+                        "\(wallet.displayName) \(operation.rawValue) \(receipt.amount.text) \(receipt.amount.currency.code) on order \(orderId): "
                             + receipt.outcome.gatewayCode.rawValue
                     )
                     return sandboxPage(
@@ -53,7 +59,7 @@ extension ConsoleRoutes {
                     // What the operator asked, as typed (short, and masked: the log keeps no card
                     // number whatever was typed), and why the gateway refused it.
                     let typed = "\(form["amount"]?.prefix(32) ?? "") \(form["currency"]?.prefix(8) ?? "")"
-                    let asked = "\(operation.rawValue) " + CardNumberRedaction.mask(typed)
+                    let asked = "\(wallet.displayName) \(operation.rawValue) " + CardNumberRedaction.mask(typed)
                     try await audit(session, context, .sandboxPayment, "\(asked) refused: \(failure.reason)")
                     return sandboxPage(session, error: failure.reason, status: .badRequest)
                 }

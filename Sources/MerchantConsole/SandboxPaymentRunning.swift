@@ -9,6 +9,7 @@ package protocol SandboxPaymentRunning: Sendable {
     func pay(
         merchant: Merchant,
         operation: PaymentRequest.Operation,
+        wallet: WalletProvider,
         amount: String,
         currency: String,
         orderId: String,

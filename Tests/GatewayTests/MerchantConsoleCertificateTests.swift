@@ -181,13 +181,23 @@ struct MerchantConsoleSandboxTests {
                 [("csrf", csrf), ("operation", "AUTHORIZE"), ("amount", "57.57"), ("currency", "USD")]
             )
             #expect(declined.html.contains("FAILURE, DECLINED"))
+            // The same page with a Google Pay token minted under the sandbox Google root.
+            let google = try await browser.post(
+                "/ma/sandbox",
+                [("csrf", csrf), ("operation", "AUTHORIZE"), ("wallet", "GOOGLE_PAY"), ("amount", "56.56"), ("currency", "USD")]
+            )
+            #expect(google.html.contains("AUTHORIZE 56.56 USD: SUCCESS, APPROVED"), "\(google.html.suffix(600))")
+            let googleOrderId = try #require(google.html.components(separatedBy: "Open order ").dropFirst().first?.prefix { $0 != "<" })
+            let googleOrder = try await client.send("/api/rest/version/100/merchant/TESTMERCHANT/order/\(googleOrderId)", method: .get)
+            #expect(googleOrder.string("walletProvider") == "GOOGLE_PAY")
+            #expect(try await browser.get("/ma/orders/\(googleOrderId)").html.contains("<dt>Wallet</dt><dd>GOOGLE_PAY</dd>"))
             let invalid = try await browser.post(
                 "/ma/sandbox",
                 [("csrf", csrf), ("operation", "PAY"), ("amount", "12.345"), ("currency", "USD")]
             )
             #expect(invalid.status == .badRequest)
             // A refused payment is in the audit log with what was asked.
-            #expect(try await browser.get("/ma/audit").html.contains("<td>SANDBOX_PAYMENT</td><td>PAY 12.345 USD refused: "))
+            #expect(try await browser.get("/ma/audit").html.contains("<td>SANDBOX_PAYMENT</td><td>Apple Pay PAY 12.345 USD refused: "))
 
             let viewer = ConsoleBrowser(client)
             _ = try await viewer.login(merchant: TestGateway.merchantId, name: "victor", password: MerchantConsoleTests.viewerPassword)

@@ -102,7 +102,7 @@ struct MerchantConsoleOrderPageTests {
             _ = try await browser.login(merchant: TestGateway.merchantId, name: "alice", password: MerchantConsoleTests.adminPassword)
             let html = try await browser.get("/ma/orders/ma-wallet").html
             let request = try #require(html.components(separatedBy: "<summary>Request").dropFirst().first)
-            #expect(request.contains("<dt>Apple Pay device number</dt><dd>520424xxxxxx1488 exp. 12/30"))
+            #expect(request.contains("<dt>Device number</dt><dd>520424xxxxxx1488 exp. 12/30"))
             #expect(!html.contains("5204245250001488"))
             #expect(!html.contains(cryptogram))
             #expect(!html.contains("onlinePaymentCryptogram"))

@@ -24,7 +24,7 @@ struct PaymentOptionsInquiryTests {
         (exchange.value(list) as? [[String: Any]])?.compactMap { $0[key] as? String }
     }
 
-    @Test("unfiltered: card types with 3DS2, every currency, the sources, Apple Pay for a merchant with an identity")
+    @Test("unfiltered: card types with 3DS2, every currency, the sources, Apple Pay and Google Pay for a merchant with their keys")
     func unfiltered() async throws {
         try await gateway.application.test(.router) { client in
             let options = try await client.send(Self.path(), method: .get)
@@ -38,7 +38,7 @@ struct PaymentOptionsInquiryTests {
             #expect(Self.values(options, "paymentTypes.card.currencies", "currency")?.contains("USD") == true)
             #expect((Self.values(options, "paymentTypes.card.currencies", "currency")?.count ?? 0) > 50)
             #expect(Self.values(options, "paymentTypes.card.transactionSources", "transactionSource")?.contains("INTERNET") == true)
-            #expect(Self.values(options, "paymentTypes.card.walletProviders", "walletProvider") == ["APPLE_PAY"])
+            #expect(Self.values(options, "paymentTypes.card.walletProviders", "walletProvider") == ["APPLE_PAY", "GOOGLE_PAY"])
             #expect(options.string("paymentTypes.card.tokenization") == "SUPPORTED")
             #expect(
                 Self.values(options, "supportedPaymentOperations", "supportedPaymentOperation") == ["AUTHORIZE", "PURCHASE", "VERIFY"]

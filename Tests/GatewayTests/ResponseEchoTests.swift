@@ -98,20 +98,20 @@ struct ResponseEchoTests {
         }
     }
 
-    @Test("wallets other than Apple Pay are valid values the merchant does not have")
+    @Test("wallets other than Apple Pay and Google Pay are valid values the merchant does not have")
     func otherWallets() async throws {
         try await gateway.application.test(.router) { client in
-            let google = try await client.put(TestGateway.path(order: "wallet", transaction: "1"), pay(order: ["walletProvider": "GOOGLE_PAY"]))
+            let google = try await client.put(TestGateway.path(order: "wallet", transaction: "1"), pay(order: ["walletProvider": "SAMSUNG_PAY"]))
             #expect(google.status == .badRequest)
             #expect(google.string("error.field") == "order.walletProvider")
             #expect(google.string("error.validationType") == "UNSUPPORTED")
-            #expect(google.string("error.explanation")?.contains("not enabled for wallet provider GOOGLE_PAY") == true)
+            #expect(google.string("error.explanation")?.contains("not enabled for wallet provider SAMSUNG_PAY") == true)
 
             // A session update is refused by the same reading, in the same words.
             let session = try #require(try await client.createSession().string("session.id"))
             let sessionUpdate = try await client.put(
                 SessionRequests.sessionPath(session),
-                TestGateway.json(["order": ["walletProvider": "GOOGLE_PAY"]])
+                TestGateway.json(["order": ["walletProvider": "SAMSUNG_PAY"]])
             )
             #expect(sessionUpdate.status == .badRequest, "\(sessionUpdate.body)")
             #expect(sessionUpdate.string("error.field") == "order.walletProvider")

@@ -12,6 +12,7 @@ struct ConsoleSandboxPayments: SandboxPaymentRunning {
     func pay(
         merchant: Merchant,
         operation: PaymentRequest.Operation,
+        wallet: WalletProvider,
         amount: String,
         currency: String,
         orderId: String,
@@ -22,6 +23,7 @@ struct ConsoleSandboxPayments: SandboxPaymentRunning {
             let receipt = try await payment.run(
                 merchant: merchant,
                 operation: operation,
+                wallet: wallet,
                 amount: amount,
                 currency: currency,
                 orderId: orderId,

@@ -140,7 +140,12 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
                 identities: ConsoleApplePayIdentities(root: services.consoleIdentityRoot),
                 sandbox: services.sandboxIssuer.map { issuer in
                     ConsoleSandboxPayments(
-                        payment: SandboxConsolePayment(issuer: issuer, processor: routes.processor, fingerprinter: services.fingerprinter)
+                        payment: SandboxConsolePayment(
+                            issuer: issuer,
+                            googlePay: services.googlePayMinter,
+                            processor: routes.processor,
+                            fingerprinter: services.fingerprinter
+                        )
                     )
                 },
                 outbox: services.outbox

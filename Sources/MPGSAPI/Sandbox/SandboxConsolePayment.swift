@@ -1,18 +1,26 @@
 import Foundation
 import GatewayCore
+import GooglePaySandbox
 import Logging
 import WireJSON
 
-/// Merchant Administration's sandbox page: mints an Apple Pay token for the merchant and runs
-/// it through the MPGS request reading and the payment processor, exactly as a merchant server's
-/// AUTHORIZE or PAY with that token would (sandbox mode only).
+/// Merchant Administration's sandbox page: mints an Apple Pay or Google Pay token for the
+/// merchant and runs it through the MPGS request reading and the payment processor, exactly as a
+/// merchant server's AUTHORIZE or PAY with that token would (sandbox mode only).
 package struct SandboxConsolePayment: Sendable {
     let issuer: SandboxTokenIssuer
+    let googlePay: GooglePayTokenMinter?
     let processor: PaymentProcessor
     let fingerprinter: RequestFingerprinter
 
-    package init(issuer: SandboxTokenIssuer, processor: PaymentProcessor, fingerprinter: RequestFingerprinter) {
+    package init(
+        issuer: SandboxTokenIssuer,
+        googlePay: GooglePayTokenMinter? = nil,
+        processor: PaymentProcessor,
+        fingerprinter: RequestFingerprinter
+    ) {
         self.issuer = issuer
+        self.googlePay = googlePay
         self.processor = processor
         self.fingerprinter = fingerprinter
     }
@@ -25,6 +33,7 @@ package struct SandboxConsolePayment: Sendable {
     package func run(
         merchant: Merchant,
         operation: PaymentRequest.Operation,
+        wallet: WalletProvider = .applePay,
         amount: String,
         currency: String,
         orderId: String,
@@ -32,16 +41,13 @@ package struct SandboxConsolePayment: Sendable {
         logger: Logger
     ) async throws -> TransactionReceipt {
         do {
-            var options = SandboxTokenOptions()
-            options.amount = amount
-            options.currency = currency
-            let token = try issuer.mint(options, for: merchant, now: Date())
+            let token = try mint(wallet, amount: amount, currency: currency, for: merchant)
             let body: JSONValue = .object([
                 "apiOperation": .string(operation.rawValue),
-                "order": .object(["amount": .string(amount), "currency": .string(currency), "walletProvider": .string("APPLE_PAY")]),
+                "order": .object(["amount": .string(amount), "currency": .string(currency), "walletProvider": .string(wallet.rawValue)]),
                 "sourceOfFunds": .object([
                     "type": .string("CARD"),
-                    "provided": .object(["card": .object(["devicePayment": .object(["paymentToken": .string(token.paymentToken)])])]),
+                    "provided": .object(["card": .object(["devicePayment": .object(["paymentToken": .string(token)])])]),
                 ]),
                 "transaction": .object(["source": .string("INTERNET")]),
             ])
@@ -61,6 +67,25 @@ package struct SandboxConsolePayment: Sendable {
             throw Refusal(explanation: (error.field.map { "\($0): " } ?? "") + error.explanation)
         } catch let rejection as PaymentRejection {
             throw Refusal(explanation: rejection.gatewayError.explanation)
+        }
+    }
+
+    /// A token of `wallet` for the merchant: Apple's for the amount, Google's (which carries none)
+    /// for its recipient and newest key.
+    private func mint(_ wallet: WalletProvider, amount: String, currency: String, for merchant: Merchant) throws -> String {
+        switch wallet {
+        case .applePay:
+            var options = SandboxTokenOptions()
+            options.amount = amount
+            options.currency = currency
+            return try issuer.mint(options, for: merchant, now: Date()).paymentToken
+        case .googlePay:
+            guard let googlePay, let recipient = merchant.googlePay, let key = recipient.privateKeys.first else {
+                throw Refusal(explanation: "Merchant '\(merchant.id)' has no Google Pay key configured (merchant.<ID>.googlePay.privateKeys)")
+            }
+            var message = GooglePayMintRequest()
+            message.gatewayMerchantId = merchant.id
+            return try googlePay.mint(message, recipientId: recipient.recipientId, recipientPublicKey: key.publicKey)
         }
     }
 }

@@ -54,7 +54,7 @@ enum OrderTemplate {
         <dt>Authorization code</dt><dd>{{authorizationCode}}</dd>
         <dt>Receipt</dt><dd>{{receipt}}</dd>
         <dt>Card</dt><dd>{{card}}</dd>
-        {{#device}}<dt>Apple Pay device number</dt><dd>{{number}} exp. {{expiry}} ({{format}})</dd>{{/device}}
+        {{#device}}<dt>Device number</dt><dd>{{number}} exp. {{expiry}} ({{format}})</dd>{{/device}}
         <dt>Source</dt><dd>{{source}}</dd>
         <dt>Time</dt><dd>{{time}}</dd>
         </dl>
@@ -78,7 +78,7 @@ enum OrderTemplate {
         {{#target}}<dt>Target transaction</dt><dd>{{target}}</dd>{{/target}}
         {{#reference}}<dt>Transaction reference</dt><dd>{{reference}}</dd>{{/reference}}
         <dt>Card</dt><dd>{{requestCard}}{{#cardExpiry}} exp. {{cardExpiry}}{{/cardExpiry}}{{#nameOnCard}}, {{nameOnCard}}{{/nameOnCard}}</dd>
-        {{#requestDevice}}<dt>Apple Pay device number</dt><dd>{{number}} exp. {{expiry}} ({{format}})</dd>{{/requestDevice}}
+        {{#requestDevice}}<dt>Device number</dt><dd>{{number}} exp. {{expiry}} ({{format}})</dd>{{/requestDevice}}
         <dt>Source</dt><dd>{{requestSource}}</dd>
         {{#authenticationId}}<dt>Authentication transaction</dt><dd>{{authenticationId}}</dd>{{/authenticationId}}
         </dl>

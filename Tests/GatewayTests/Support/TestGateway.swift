@@ -70,6 +70,7 @@ struct TestGateway: Sendable {
         // own, short, timeouts.
         configuration.storeTimeout = PostgresTestServer.generousStoreTimeout
         configuration.sandboxAuthorityDirectory = authorityDirectory.path
+        configuration.googlePaySandboxDirectory = authorityDirectory.path + "-google-pay"
         configuration.merchants = [
             .init(
                 id: Self.merchantId,
@@ -83,7 +84,8 @@ struct TestGateway: Sendable {
                 },
                 amountMatching: .both,
                 radialDecrypt: radialDecrypt,
-                tokens: tokens
+                tokens: tokens,
+                googlePay: GooglePaySettings(gatewayId: "mpgs", privateKeyPaths: [Self.sandboxFile("google-pay-key.pem")])
             ),
             .init(id: Self.otherMerchantId, apiPasswords: [Self.otherPassword], identities: [], amountMatching: .both),
         ]
