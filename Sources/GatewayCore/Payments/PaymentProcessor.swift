@@ -87,6 +87,9 @@ package struct PaymentProcessor: Sendable {
     /// The 3-D Secure authentication a plain card's payment names, checked (the order's own, and
     /// successful). An Apple Pay payment's cryptogram is its authentication: a named one is not used.
     private func paymentAuthentication(_ request: PaymentRequest, _ context: Context) async throws -> PaymentAuthentication? {
+        if let threeDSecureId = request.threeDSecureId, case .card = request.source {
+            return try await threeDS1Authentication(threeDSecureId, request, context)
+        }
         guard let transactionId = request.authenticationTransactionId, case .card = request.source else { return nil }
         // The authentication is a transaction of its own: the payment cannot take its id.
         guard transactionId != context.transactionId else { throw PaymentRejection.transactionIdReused(context.transactionId) }
