@@ -11,29 +11,33 @@ enum ThreeDS1Response {
             "summaryStatus": .string(authentication.status.rawValue),
             "veResEnrolled": .string(authentication.veResEnrolled.rawValue), "xid": .string(authentication.xid),
             "enrollmentStatus": .string(enrollmentStatus(authentication.veResEnrolled)),
-            "amount": .double(authentication.amount.majorUnits), "currency": .string(authentication.amount.currency.code),
         ]
         if let status = authentication.paResStatus, authentication.status != .cardEnrolled {
             secure["paResStatus"] = .string(status.rawValue)
         }
         if let eci = authentication.acsEci { secure["acsEci"] = .string(eci) }
         if let token = authentication.authenticationToken { secure["authenticationToken"] = .string(token) }
+        // What the page generation mode asks for (the reference: the information the selected
+        // option needs): the ACS address and PaReq, or the whole self-submitting form.
         if authentication.status == .cardEnrolled, let paReq = authentication.paReq {
-            secure["authenticationRedirect"] = .object([
-                "pageGenerationMode": .string(authentication.pageGenerationMode.rawValue),
-                "responseUrl": .string(authentication.responseUrl),
-                "customized": .object(["acsUrl": .string(acsURL), "paReq": .string(paReq)]),
-                "simple": .object([
-                    "htmlBodyContent": .string(
-                        ACSPage.threeDS1RedirectHTML(
-                            acsURL: acsURL,
-                            paReq: paReq,
-                            termURL: authentication.responseUrl,
-                            md: authentication.threeDSecureId
-                        )
-                    )
-                ]),
-            ])
+            let redirect: JSONValue =
+                switch authentication.pageGenerationMode {
+                case .customized: .object(["customized": .object(["acsUrl": .string(acsURL), "paReq": .string(paReq)])])
+                case .simple:
+                    .object([
+                        "simple": .object([
+                            "htmlBodyContent": .string(
+                                ACSPage.threeDS1RedirectHTML(
+                                    acsURL: acsURL,
+                                    paReq: paReq,
+                                    termURL: authentication.responseUrl,
+                                    md: authentication.threeDSecureId
+                                )
+                            )
+                        ])
+                    ])
+                }
+            secure["authenticationRedirect"] = redirect
         }
         var response: [String: JSONValue] = ["3DSecure": .object(["gatewayCode": .string(authentication.status.rawValue)])]
         // Versions 47 and later say whether to go on; clients before read the summary status.
