@@ -527,6 +527,7 @@ let package = Package(
                 "ApplePayToken",
                 "GatewayCore",
                 "GatewayHTTP",
+                "GooglePayToken",
                 "MPGSAPI",
                 "TextEdits",
                 "WireJSON",

@@ -383,6 +383,39 @@ enum PostgresMigrations {
             )
             """
         ],
+        // 18: 3-D Secure 1 (issue 64), as SQLite's step 17.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS three_ds1_authentications (
+                merchant_id text NOT NULL,
+                three_d_secure_id text NOT NULL,
+                revision bigint NOT NULL,
+                api_version bigint NOT NULL,
+                status text NOT NULL,
+                scenario text NOT NULL,
+                amount_minor bigint NOT NULL,
+                currency text NOT NULL,
+                card_number text NOT NULL,
+                card_brand text NOT NULL,
+                card_expiry_month bigint,
+                card_expiry_year bigint,
+                card_name text,
+                response_url text NOT NULL,
+                page_generation_mode text NOT NULL,
+                pa_req text UNIQUE,
+                pa_res text,
+                ve_res_enrolled text NOT NULL,
+                pa_res_status text,
+                acs_eci text,
+                authentication_token text,
+                xid text NOT NULL,
+                used_by_order_id text,
+                created_at_ms bigint NOT NULL,
+                updated_at_ms bigint NOT NULL,
+                PRIMARY KEY (merchant_id, three_d_secure_id)
+            )
+            """
+        ],
     ]
 
     private static func sealLegacyFingerprints(

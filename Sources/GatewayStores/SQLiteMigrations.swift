@@ -320,6 +320,38 @@ enum SQLiteMigrations {
             secret BLOB
         );
         """,
+        // 17: 3-D Secure 1 (issue 64): each merchant's authentications by 3DSecureId, typed
+        // (ThreeDS1Columns), the PaReq of the ACS page unique.
+        """
+        CREATE TABLE three_ds1_authentications (
+            merchant_id TEXT NOT NULL,
+            three_d_secure_id TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            api_version INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            scenario TEXT NOT NULL,
+            amount_minor INTEGER NOT NULL,
+            currency TEXT NOT NULL,
+            card_number TEXT NOT NULL,
+            card_brand TEXT NOT NULL,
+            card_expiry_month INTEGER,
+            card_expiry_year INTEGER,
+            card_name TEXT,
+            response_url TEXT NOT NULL,
+            page_generation_mode TEXT NOT NULL,
+            pa_req TEXT UNIQUE,
+            pa_res TEXT,
+            ve_res_enrolled TEXT NOT NULL,
+            pa_res_status TEXT,
+            acs_eci TEXT,
+            authentication_token TEXT,
+            xid TEXT NOT NULL,
+            used_by_order_id TEXT,
+            created_at_ms INTEGER NOT NULL,
+            updated_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (merchant_id, three_d_secure_id)
+        );
+        """,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

@@ -134,7 +134,12 @@ extension ConsoleRoutes {
 
     /// The 3-D Secure result the payment carried, as the receipt keeps it.
     private func authenticationValues(_ authentication: PaymentAuthentication) -> [String: Any] {
-        [
+        // 3-D Secure 1 (a payment's `3DSecureId`) in its own words: the id, the PaRes status, the XID.
+        let threeDS1 = authentication.version == ThreeDS1Authentication.paymentVersion
+        return [
+            "idLabel": threeDS1 ? "3DSecureId" : "Authentication transaction",
+            "statusLabel": threeDS1 ? "PaRes status" : "transStatus",
+            "transactionIdLabel": threeDS1 ? "XID" : "3DS transaction id",
             "transactionId": authentication.transactionId, "status": authentication.status.rawValue,
             "version": authentication.version, "eci": authentication.acsEci ?? "",
             "transStatus": authentication.transactionStatus?.rawValue ?? "",

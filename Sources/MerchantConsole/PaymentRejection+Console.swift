@@ -19,6 +19,7 @@ extension PaymentRejection {
         case .nothingToVoid: "That transaction cannot be voided (failed, already voided, or money has moved since)."
         case .token: "The Apple Pay token was refused."
         case .authentication: "The payment's 3-D Secure authentication was refused."
+        case .threeDS1: "The payment's 3-D Secure 1 authentication (3DSecureId) was refused."
         case .nothingToUpdate(let status): "An order that is \(status.rawValue) has no authorization to update."
         case .updateBelowCaptured(let amount, let captured):
             "The new total \(amount.text) is less than the \(captured.text) captured."

@@ -84,6 +84,9 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
     var sandboxApplePay: SandboxApplePayRoutes?
     if services.configuration.mode == .sandbox {
         ACSRoutes(processor: authentications, maxBodyBytes: services.configuration.limits.maxBodyBytes).register(on: router)
+        if let threeDS1 = authentications.threeDS1 {
+            ThreeDS1ACSRoutes(processor: threeDS1, maxBodyBytes: services.configuration.limits.maxBodyBytes).register(on: router)
+        }
         if let issuer = services.sandboxIssuer {
             sandboxApplePay = SandboxApplePayRoutes(
                 merchants: services.merchants,

@@ -91,14 +91,19 @@ package struct PaymentProcessor: Sendable {
     }
 
     /// The 3-D Secure authentication a card's payment names, checked (the order's own, and
-    /// successful): a plain card's, or a Google Pay PAN_ONLY card's. A device payment's cryptogram
-    /// is its authentication: a named one is not used.
+    /// successful): a plain card's, or a Google Pay PAN_ONLY card's, by 3-D Secure 2's
+    /// `authentication.transactionId` or 3-D Secure 1's `3DSecureId`. A device payment's
+    /// cryptogram is its authentication: a named one is not used.
     private func paymentAuthentication(
         _ request: PaymentRequest,
         _ context: Context,
         card: ResolvedCard
     ) async throws -> PaymentAuthentication? {
-        guard let transactionId = request.authenticationTransactionId, !card.acquirerRequest.isDevicePayment else { return nil }
+        guard !card.acquirerRequest.isDevicePayment else { return nil }
+        if let threeDSecureId = request.threeDSecureId {
+            return try await threeDS1Authentication(threeDSecureId, request, context)
+        }
+        guard let transactionId = request.authenticationTransactionId else { return nil }
         // The authentication is a transaction of its own: the payment cannot take its id.
         guard transactionId != context.transactionId else { throw PaymentRejection.transactionIdReused(context.transactionId) }
         return try await environment.authentications.authenticationForPayment(

@@ -32,6 +32,8 @@ package enum PaymentRejection: Error, Sendable, Hashable {
     case token(TokenRejection)
     /// The 3-D Secure authentication the payment names was refused.
     case authentication(AuthenticationRejection)
+    /// The 3-D Secure 1 authentication the payment names (top-level `3DSecureId`) was refused.
+    case threeDS1(ThreeDS1Rejection)
 
     // UPDATE_AUTHORIZATION (issue 30).
     /// An UPDATE_AUTHORIZATION on an order with no authorization left to change (never authorized,

@@ -92,6 +92,9 @@ package struct PaymentRequest: Sendable {
     /// `authentication.transactionId`: the 3-D Secure authentication on this order the payment
     /// carries (a plain card's; an Apple Pay payment is authenticated by its cryptogram).
     package var authenticationTransactionId: String?
+    /// Top-level `3DSecureId` (API versions up to 78): the merchant's 3-D Secure 1 authentication
+    /// the payment carries.
+    package var threeDSecureId: String? = nil
     /// `order.notificationUrl`: where this order's notifications go instead of the merchant's URL.
     package var notificationURL: String? = nil
 

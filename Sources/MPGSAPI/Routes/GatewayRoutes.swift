@@ -71,6 +71,8 @@ package struct GatewayRoutes: Sendable {
         router.refuseMethods(except: [.get], on: "\(base)/merchant/:merchantId/order/:orderId")
         // Issue 30.
         registerPaymentOptions(on: router, base: base)
+        // Issue 64: 3-D Secure 1.
+        registerThreeDS1(on: router, base: base)
     }
 
     private func putTransaction(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {

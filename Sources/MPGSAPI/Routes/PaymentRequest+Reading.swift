@@ -19,10 +19,6 @@ extension PaymentRequest {
             throw GatewayError.unsupported("sourceOfFunds.type", type, "Only CARD is supported")
         }
         let walletProvider = try reader.walletProvider()
-        // Versions up to 53 name an earlier 3-D Secure check by id; this gateway has run none.
-        if reader.text("3DSecureId")?.isEmpty == false {
-            throw GatewayError.invalid("3DSecureId", "No check has been performed for this merchant and 3D Secure Id.")
-        }
         let orderReference = reader.text("order.reference")
         let transactionReference = reader.text("transaction.reference")
         let transactionSource = reader.text("transaction.source") ?? "INTERNET"
@@ -36,6 +32,8 @@ extension PaymentRequest {
             source: try source(reader, walletProvider: walletProvider)
         )
         request.authenticationTransactionId = reader.text("authentication.transactionId")
+        // Versions up to 78 name a 3-D Secure 1 check by id (the catalogue refuses it later).
+        request.threeDSecureId = reader.text("3DSecureId").flatMap { $0.isEmpty ? nil : $0 }
         request.notificationURL = reader.text("order.notificationUrl")
         return request
     }

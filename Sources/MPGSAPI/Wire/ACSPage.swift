@@ -59,7 +59,7 @@ enum ACSPage {
         page(title: "Sandbox 3-D Secure", "<h1>Sandbox 3-D Secure</h1>\n<p id=\"problem\">\(escape(message))</p>")
     }
 
-    private static func page(title: String, _ body: String) -> String {
+    static func page(title: String, _ body: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"/><title>\(escape(title))</title>

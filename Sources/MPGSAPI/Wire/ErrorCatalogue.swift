@@ -31,6 +31,7 @@ package enum ErrorCatalogue {
             Section(title: "Google Pay tokens", entries: googlePayTokenEntries),
             Section(title: "Gateway tokens (Tokenization)", entries: cardTokenEntries),
             Section(title: "3-D Secure", entries: AuthenticationRejectionKind.allCases.map(\.entry)),
+            Section(title: "3-D Secure 1", entries: ThreeDS1RejectionKind.allCases.map(\.entry)),
         ]
     }
 
@@ -259,6 +260,7 @@ enum RejectionKind: CaseIterable {
     // UPDATE_AUTHORIZATION (issue 30).
     case nothingToUpdate, updateBelowCaptured
     case authentication
+    case threeDS1
 
     init(_ rejection: PaymentRejection) {
         switch rejection {
@@ -278,6 +280,7 @@ enum RejectionKind: CaseIterable {
         case .nothingToUpdate: self = .nothingToUpdate
         case .updateBelowCaptured: self = .updateBelowCaptured
         case .authentication: self = .authentication
+        case .threeDS1: self = .threeDS1
         }
     }
 
@@ -370,6 +373,12 @@ enum RejectionKind: CaseIterable {
                 .authentication(.notFound(transactionId: "auth-1")), "3-D Secure authentication refused",
                 "The request's 3-D Secure authentication was refused: the cases are listed under 3-D Secure.",
                 "See the 3-D Secure section."
+            )
+        case .threeDS1:
+            (
+                .threeDS1(.notFound(threeDSecureId: "3ds-1")), "3-D Secure 1 authentication refused",
+                "The payment's top-level `3DSecureId` was refused: the cases are listed under 3-D Secure 1.",
+                "See the 3-D Secure 1 section."
             )
         }
     }

@@ -61,6 +61,8 @@ extension PaymentRejection: HTTPResponseError {
             )
         case .authentication(let rejection):
             rejection.gatewayError
+        case .threeDS1(let rejection):
+            rejection.gatewayError
         }
     }
 

@@ -125,7 +125,9 @@ struct TransactionResponse {
             )
         }
         body.set("transaction", transaction)
-        if let authentication { body.set("authentication", AuthenticationResponse.paymentJSON(authentication)) }
+        if let authentication {
+            for (name, value) in AuthenticationResponse.paymentMembers(authentication) { body.set(name, value) }
+        }
         return body
     }
 }

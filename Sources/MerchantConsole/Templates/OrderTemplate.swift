@@ -61,12 +61,12 @@ enum OrderTemplate {
         {{#authentication}}
         <h4>3-D Secure authentication</h4>
         <dl>
-        <dt>Authentication transaction</dt><dd>{{transactionId}}</dd>
+        <dt>{{idLabel}}</dt><dd>{{transactionId}}</dd>
         <dt>Status</dt><dd>{{status}}</dd>
         <dt>Version</dt><dd>{{version}} {{protocolVersion}}</dd>
         <dt>ECI</dt><dd>{{eci}}</dd>
-        <dt>transStatus</dt><dd>{{transStatus}}</dd>
-        <dt>3DS transaction id</dt><dd>{{threeDSTransactionId}}</dd>
+        <dt>{{statusLabel}}</dt><dd>{{transStatus}}</dd>
+        <dt>{{transactionIdLabel}}</dt><dd>{{threeDSTransactionId}}</dd>
         <dt>DS transaction id</dt><dd>{{dsTransactionId}}</dd>
         </dl>
         {{/authentication}}

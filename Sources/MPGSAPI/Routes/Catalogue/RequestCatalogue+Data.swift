@@ -41,9 +41,10 @@ let transactionRequestCatalogueText = #"""
     #   FLAGS       secret (never echoed, never quoted in an error), min=N / max=N (API versions)
     #
     # Older versions: the reference stored here is version 100's. Fields and formats clients pinned to
-    # older versions rely on are kept for those versions: 3DSecureId, 3DSecure and transaction.frequency
-    # up to 53; shipping.firstName/lastName and customer.phone as free text up to 62 [ours: the version
-    # that replaced them is not in the stored reference, 62 is the last before the E.123 rule we assume].
+    # older versions rely on are kept for those versions: 3DSecure and transaction.frequency up to 53;
+    # 3DSecureId (a 3-D Secure 1 check's id, issue 64) up to 78, the newest reference page of
+    # CHECK_3DS_ENROLLMENT we could read; shipping.firstName/lastName and customer.phone as free
+    # text up to 62 [ours: the version that replaced them is not in the stored reference, 62 is the last before the E.123 rule we assume].
     # [ours] sourceOfFunds.provided.card.expiry.year takes four digits too (the reference: two), as
     # this gateway always has.
     #
@@ -57,7 +58,7 @@ let transactionRequestCatalogueText = #"""
     apiOperation enum:AUTHORIZE|PAY|VERIFY|CAPTURE|REFUND|VOID|UPDATE_AUTHORIZATION|INITIATE_AUTHENTICATION|AUTHENTICATE_PAYER APVCRXUIY
     correlationId text:1-100 APVCRXU
     partnerSolutionId text:1-40 APVCRXU
-    3DSecureId text:1-64 APV max=53
+    3DSecureId text:1-64 APV max=78
 
     3DSecure.acsEci text:1-4 APV max=53
     3DSecure.authenticationToken base64:1-128 APV max=53 secret
