@@ -142,7 +142,8 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
                         payment: SandboxConsolePayment(issuer: issuer, processor: routes.processor, fingerprinter: services.fingerprinter)
                     )
                 },
-                outbox: services.outbox
+                outbox: services.outbox,
+                riskReviews: services.riskReviews.map { RiskReviewProcessor(environment, store: $0) }
             )
         ).register(on: router)
     }

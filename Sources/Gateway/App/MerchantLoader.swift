@@ -10,13 +10,16 @@ enum MerchantLoader {
         for identity in settings.identities {
             identities.append(try load(identity, key: "merchant.\(settings.id).applePay.\(identity.name)"))
         }
-        return Merchant(
+        var merchant = Merchant(
             id: settings.id,
             apiPasswords: settings.apiPasswords,
             keyRing: MerchantKeyRing(identities),
             acquirer: SimulatedAcquirer(amountMatching: settings.amountMatching, testCards: settings.testCards),
             tokens: settings.tokens
         )
+        // The risk rules match amounts as the merchant's acquirer simulator does.
+        if settings.risk { merchant.risk = RiskScreening(amountMatching: settings.amountMatching) }
+        return merchant
     }
 
     private static func load(

@@ -15,6 +15,8 @@ package struct Merchant: Sendable {
     package let tokens: TokenRepository
     /// Webhook notifications (`merchant.<ID>.notifications.*`); nil: none.
     package var notifications: MerchantNotifications? = nil
+    /// The simulated risk assessment (`merchant.<ID>.risk`); nil: off, no `risk` in responses.
+    package var risk: RiskScreening? = nil
 
     package init(
         id: String,

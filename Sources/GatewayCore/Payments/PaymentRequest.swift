@@ -85,6 +85,8 @@ package struct PaymentRequest: Sendable {
     package var authenticationTransactionId: String?
     /// `order.notificationUrl`: where this order's notifications go instead of the merchant's URL.
     package var notificationURL: String? = nil
+    /// `billing.address.country`, for the risk rules.
+    package var billingCountry: String? = nil
 
     package init(
         operation: Operation,

@@ -36,6 +36,7 @@ extension PaymentRequest {
         )
         request.authenticationTransactionId = reader.text("authentication.transactionId")
         request.notificationURL = reader.text("order.notificationUrl")
+        request.billingCountry = reader.text("billing.address.country")
         return request
     }
 

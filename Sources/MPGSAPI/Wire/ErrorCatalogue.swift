@@ -258,6 +258,8 @@ enum RejectionKind: CaseIterable {
     // UPDATE_AUTHORIZATION (issue 30).
     case nothingToUpdate, updateBelowCaptured
     case authentication
+    // Risk assessment (issue 64).
+    case riskReviewRejected
 
     init(_ rejection: PaymentRejection) {
         switch rejection {
@@ -277,6 +279,7 @@ enum RejectionKind: CaseIterable {
         case .nothingToUpdate: self = .nothingToUpdate
         case .updateBelowCaptured: self = .updateBelowCaptured
         case .authentication: self = .authentication
+        case .riskReviewRejected: self = .riskReviewRejected
         }
     }
 
@@ -369,6 +372,13 @@ enum RejectionKind: CaseIterable {
                 .authentication(.notFound(transactionId: "auth-1")), "3-D Secure authentication refused",
                 "The request's 3-D Secure authentication was refused: the cases are listed under 3-D Secure.",
                 "See the 3-D Secure section."
+            )
+        case .riskReviewRejected:
+            (
+                .riskReviewRejected("1"), "Rejected in risk review",
+                "A CAPTURE or UPDATE_AUTHORIZATION on an order whose payment an operator rejected in its risk review "
+                    + "(`risk.response.review.decision` REJECTED).",
+                "Do not fulfil the order: VOID the authorization or REFUND the payment."
             )
         }
     }

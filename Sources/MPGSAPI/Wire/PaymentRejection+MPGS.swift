@@ -61,6 +61,8 @@ extension PaymentRejection: HTTPResponseError {
             )
         case .authentication(let rejection):
             rejection.gatewayError
+        case .riskReviewRejected(let orderId):
+            .request("Order '\(orderId)' was rejected in its risk review: only a VOID or REFUND may follow")
         }
     }
 

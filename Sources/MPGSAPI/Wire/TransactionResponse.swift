@@ -39,6 +39,7 @@ struct TransactionResponse {
     /// transaction left it (follow-ons): billing, customer, shipping, order.description, ...
     var echo: JSONValue
     var authentication: PaymentAuthentication?
+    var risk: RiskAssessment?
 
     init(_ receipt: TransactionReceipt) {
         merchantId = receipt.merchantId
@@ -56,6 +57,7 @@ struct TransactionResponse {
         time = receipt.time
         echo = receipt.echo.json
         authentication = receipt.authentication
+        risk = receipt.risk
     }
 
     /// The body's bytes: the gateway's members laid over the echo (what the gateway decided wins
@@ -126,6 +128,7 @@ struct TransactionResponse {
         }
         body.set("transaction", transaction)
         if let authentication { body.set("authentication", AuthenticationResponse.paymentJSON(authentication)) }
+        if let risk { body.set("risk", risk.json) }
         return body
     }
 }
