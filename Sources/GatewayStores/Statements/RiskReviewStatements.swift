@@ -40,34 +40,3 @@ enum RiskReviewStatements {
         )
     }
 }
-
-extension SQLiteTransactionStore: RiskReviewStore {
-    package func recordRiskReview(_ review: RiskReviewRecord) async throws -> Bool {
-        try await writer.perform { connection in
-            try connection.transaction {
-                guard try !connection.rows(RiskReviewStatements.update(review)).isEmpty else { return false }
-                if let notification = review.notification {
-                    _ = try connection.rows(RiskReviewStatements.notification(review, notification))
-                }
-                return true
-            }
-        }
-    }
-}
-
-extension PostgresTransactionStore: RiskReviewStore {
-    package func recordRiskReview(_ review: RiskReviewRecord) async throws -> Bool {
-        let update = RiskReviewStatements.update(review).postgresQuery
-        let insert = review.notification.map { RiskReviewStatements.notification(review, $0).postgresQuery }
-        let logger = self.logger
-        return try await run { connection in
-            try await connection.withTransaction(logger: logger) { connection in
-                var changed = false
-                for try await _ in try await connection.query(update, logger: logger) { changed = true }
-                guard changed else { return false }
-                if let insert { try await connection.query(insert, logger: logger) }
-                return true
-            }
-        }
-    }
-}
