@@ -8,9 +8,10 @@ import Testing
 @testable import Gateway
 @testable import GatewayCore
 
-/// Issue 64, the operator's half: a payment the risk rules held for review is accepted or
-/// rejected from the order page (admins only, with the session's CSRF token, audited), and the
-/// decision shows on Retrieve Order and Retrieve Transaction and is queued as a notification.
+/// Issue 64, the operator's half, over a real socket (`.live`): a payment the risk rules held for
+/// review is accepted or rejected from the order page (admins only, with the session's CSRF
+/// token, audited), and the decision shows on Retrieve Order and Retrieve Transaction and is
+/// queued as a notification.
 @Suite("Merchant Administration risk review")
 struct MerchantConsoleRiskReviewTests {
     let clock = TestClock()
@@ -63,7 +64,7 @@ struct MerchantConsoleRiskReviewTests {
     )
     func accept(store: StoreKind) async throws {
         let services = try await console(store)
-        try await buildApplication(services, logger: Logger(label: "test")).test(.router) { client in
+        try await buildApplication(services, logger: Logger(label: "test")).test(.live) { client in
             try await addOperators(services)
             try await authorizeHeld(client, order: "risk-1")
             #expect(try await notificationCount(services) == 1)
@@ -105,7 +106,7 @@ struct MerchantConsoleRiskReviewTests {
     @Test("a rejected review stops captures (a VOID still goes); a forged form and a viewer change nothing", arguments: StoreKind.allCases)
     func reject(store: StoreKind) async throws {
         let services = try await console(store)
-        try await buildApplication(services, logger: Logger(label: "test")).test(.router) { client in
+        try await buildApplication(services, logger: Logger(label: "test")).test(.live) { client in
             try await addOperators(services)
             try await authorizeHeld(client, order: "risk-2")
             let viewer = ConsoleBrowser(client)
