@@ -54,7 +54,10 @@ struct RiskAssessmentServeTests {
         #expect(Self.field(blocked, "result") as? String == "FAILURE")
         #expect(Self.field(blocked, "response.gatewayCode") as? String == "BLOCKED")
         #expect(Self.field(blocked, "risk.response.gatewayCode") as? String == "REJECTED")
-        #expect((Self.field(blocked, "risk.response.rule") as? [[String: Any]])?.first?["id"] as? String == "SIM_REJECT_COUNTRY")
+        let rule = (Self.field(blocked, "risk.response.rule") as? [[String: Any]])?.first
+        #expect(rule?["id"] as? String == "SIM_REJECT_COUNTRY")
+        #expect(rule?["data"] as? String == "BVT")
+        #expect(rule?["recommendation"] as? String == "REJECT")
         #expect(Self.field(blocked, "transaction.authorizationCode") == nil)
         #expect(Self.field(blocked, "response.acquirerCode") == nil, "never sent to the acquirer")
         let blockedOrder = try Self.json(try await Notifications.get(server.port, "/order/risk-b"))

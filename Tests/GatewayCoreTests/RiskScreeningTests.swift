@@ -132,3 +132,15 @@ struct RiskScreeningTests {
         )
     }
 }
+
+extension RiskScreeningTests {
+    @Test("rule data is what the payment matched on, never the card number")
+    func ruleData() {
+        let amount = Amount(minorUnits: 7171, currency: Self.usd)
+        let masked = "512345xxxxxx7771"
+        #expect(SimulatedRiskRule.reviewAmount.data(amount: amount, maskedCardNumber: masked, billingCountry: nil) == "71.71")
+        #expect(SimulatedRiskRule.reviewCard.data(amount: amount, maskedCardNumber: masked, billingCountry: nil) == "512345")
+        #expect(SimulatedRiskRule.rejectCountry.data(amount: amount, maskedCardNumber: masked, billingCountry: "BVT") == "BVT")
+        #expect(SimulatedRiskRule.rejectCountry.data(amount: amount, maskedCardNumber: masked, billingCountry: nil) == nil)
+    }
+}

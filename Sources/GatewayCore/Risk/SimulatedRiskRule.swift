@@ -26,15 +26,23 @@ package enum SimulatedRiskRule: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// `rule[].name`, as an operator reads it.
+    /// `rule[].name`: what the rule checks, named as the gateway names its merchant rules
+    /// (MERCHANT_BIN_RANGE, SUSPECT_CARD_LIST, ... in a recorded version 45 response).
     package var name: String {
         switch self {
-        case .reviewAmount: "Order amount held for review"
-        case .rejectAmount: "Order amount blocked"
-        case .reviewCard: "Card number held for review"
-        case .rejectCard: "Card number blocked"
-        case .reviewCountry: "Billing country held for review"
-        case .rejectCountry: "Billing country blocked"
+        case .reviewAmount, .rejectAmount: "MERCHANT_ORDER_AMOUNT"
+        case .reviewCard, .rejectCard: "SUSPECT_CARD_LIST"
+        case .reviewCountry, .rejectCountry: "MERCHANT_BILLING_COUNTRY"
+        }
+    }
+
+    /// What the rule matched on, as the gateway's `rule[].data` shows it (the card's BIN, never
+    /// its number; the billing country; the amount); nil when the payment says nothing of it.
+    package func data(amount: Amount, maskedCardNumber: String, billingCountry: String?) -> String? {
+        switch self {
+        case .reviewAmount, .rejectAmount: amount.text
+        case .reviewCard, .rejectCard: String(maskedCardNumber.prefix(6))
+        case .reviewCountry, .rejectCountry: billingCountry
         }
     }
 

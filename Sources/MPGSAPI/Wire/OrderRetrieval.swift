@@ -30,7 +30,7 @@ enum OrderRetrieval {
         }
         body["transaction"] = .array(listed + transactions.map { TransactionResponse($0).jsonValue })
         // The order's risk verdict is its payment's (follow-ons are not assessed).
-        if let risk = transactions.last(where: { $0.risk != nil })?.risk { body["risk"] = risk.json }
+        if let risk = transactions.last(where: { $0.risk != nil }).flatMap(RiskAssessment.json) { body["risk"] = risk }
         if let authentication = transactions.last(where: { $0.authentication != nil })?.authentication {
             body["authenticationStatus"] = .string(authentication.status.rawValue)
         }

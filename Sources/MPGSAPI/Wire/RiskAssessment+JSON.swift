@@ -5,7 +5,19 @@ import WireJSON
 /// (`risk.response.gatewayCode`, `risk.response.review.decision`, `risk.response.rule[]`), on a
 /// transaction and, for its order, at the top of Retrieve Order.
 extension RiskAssessment {
-    var json: JSONValue {
+    /// As the transaction `receipt` shows it: the rule's `data` is what the payment matched on.
+    static func json(_ receipt: TransactionReceipt) -> JSONValue? {
+        guard let risk = receipt.risk else { return nil }
+        let country = receipt.echo.json["billing"]?["address"]?["country"]
+        let data = risk.rule?.data(
+            amount: receipt.amount,
+            maskedCardNumber: receipt.card.maskedNumber,
+            billingCountry: country?.stringValue
+        )
+        return risk.json(ruleData: data)
+    }
+
+    func json(ruleData: String?) -> JSONValue {
         var review: [String: JSONValue] = ["decision": .string(review.decision.rawValue)]
         if let time = self.review.time { review["lastUpdatedTime"] = .string(Timestamp.string(time)) }
         if let operatorName = self.review.operatorName { review["userId"] = .string(operatorName) }
@@ -14,12 +26,12 @@ extension RiskAssessment {
             "review": .object(review),
         ]
         if let rule {
-            response["rule"] = .array([
-                .object([
-                    "id": .string(rule.rawValue), "name": .string(rule.name), "type": .string("MERCHANT_RULE"),
-                    "recommendation": .string(rule.recommendation.rawValue), "score": .integer(Int64(rule.score)),
-                ])
-            ])
+            var matched: [String: JSONValue] = [
+                "id": .string(rule.rawValue), "name": .string(rule.name), "type": .string("MERCHANT_RULE"),
+                "recommendation": .string(rule.recommendation.rawValue), "score": .integer(Int64(rule.score)),
+            ]
+            if let ruleData { matched["data"] = .string(ruleData) }
+            response["rule"] = .array([.object(matched)])
         }
         return .object(["response": .object(response)])
     }

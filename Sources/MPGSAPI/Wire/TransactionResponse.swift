@@ -39,7 +39,7 @@ struct TransactionResponse {
     /// transaction left it (follow-ons): billing, customer, shipping, order.description, ...
     var echo: JSONValue
     var authentication: PaymentAuthentication?
-    var risk: RiskAssessment?
+    var risk: JSONValue?
 
     init(_ receipt: TransactionReceipt) {
         merchantId = receipt.merchantId
@@ -57,7 +57,7 @@ struct TransactionResponse {
         time = receipt.time
         echo = receipt.echo.json
         authentication = receipt.authentication
-        risk = receipt.risk
+        risk = RiskAssessment.json(receipt)
     }
 
     /// The body's bytes: the gateway's members laid over the echo (what the gateway decided wins
@@ -128,7 +128,7 @@ struct TransactionResponse {
         }
         body.set("transaction", transaction)
         if let authentication { body.set("authentication", AuthenticationResponse.paymentJSON(authentication)) }
-        if let risk { body.set("risk", risk.json) }
+        if let risk { body.set("risk", risk) }
         return body
     }
 }
