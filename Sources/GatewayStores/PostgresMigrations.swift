@@ -416,6 +416,18 @@ enum PostgresMigrations {
             )
             """
         ],
+        // 19 (issue 64): the risk assessment and its review, as SQLite's step 18; `gateway_record`
+        // writes them with the receipt's other columns.
+        [
+            """
+            ALTER TABLE transactions
+                ADD COLUMN IF NOT EXISTS risk_gateway_code text,
+                ADD COLUMN IF NOT EXISTS risk_rule text,
+                ADD COLUMN IF NOT EXISTS risk_review_decision text,
+                ADD COLUMN IF NOT EXISTS risk_review_operator text,
+                ADD COLUMN IF NOT EXISTS risk_review_at_ms bigint
+            """
+        ],
     ]
 
     private static func sealLegacyFingerprints(

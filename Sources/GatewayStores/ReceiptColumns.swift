@@ -67,7 +67,7 @@ enum ReceiptColumns {
             ("order_total_authorized_minor", .integer), ("order_total_captured_minor", .integer),
             ("order_total_refunded_minor", .integer), ("order_wallet_provider", .text), ("order_reference", .text),
             ("order_created_at_ms", .integer), ("echo", .text),
-        ] + authenticationColumns
+        ] + authenticationColumns + riskColumns
 
     /// The 3-D Secure authentication an AUTHORIZE or PAY carried (SQLite step 8, PostgreSQL step 9).
     static let authenticationColumns: [(name: String, kind: Kind)] = [
@@ -75,6 +75,13 @@ enum ReceiptColumns {
         ("authentication_acs_eci", .text), ("authentication_3ds_transaction_id", .text),
         ("authentication_ds_transaction_id", .text), ("authentication_protocol_version", .text),
         ("authentication_3ds2_status", .text),
+    ]
+
+    /// The risk assessment an AUTHORIZE, PAY or VERIFY got, and its review (issue 64: SQLite
+    /// step 18, PostgreSQL step 19). NULL when the merchant's risk rules are off.
+    static let riskColumns: [(name: String, kind: Kind)] = [
+        ("risk_gateway_code", .text), ("risk_rule", .text), ("risk_review_decision", .text),
+        ("risk_review_operator", .text), ("risk_review_at_ms", .integer),
     ]
 
     static let names = columns.map(\.name)
@@ -105,7 +112,28 @@ enum ReceiptColumns {
             .integer(order.totalAuthorizedMinorUnits), .integer(order.totalCapturedMinorUnits),
             .integer(order.totalRefundedMinorUnits), StoredValue(order.walletProvider), StoredValue(order.reference),
             .integer(order.creationTime.milliseconds), StoredValue(echoText(receipt.echo)),
-        ] + authenticationValues(receipt.authentication)
+        ] + authenticationValues(receipt.authentication) + riskValues(receipt.risk)
+    }
+
+    private static func riskValues(_ risk: RiskAssessment?) -> [StoredValue] {
+        guard let risk else { return riskColumns.map { _ in .null } }
+        return [
+            .text(risk.gatewayCode.rawValue), StoredValue(risk.rule?.rawValue), .text(risk.review.decision.rawValue),
+            StoredValue(risk.review.operatorName), StoredValue(risk.review.time?.milliseconds),
+        ]
+    }
+
+    private static func risk(_ row: some StoredRow) throws -> RiskAssessment? {
+        guard let code = try row.optionalText("risk_gateway_code") else { return nil }
+        return RiskAssessment(
+            gatewayCode: try decode(RiskGatewayCode.init(rawValue:), code, column: "risk_gateway_code"),
+            rule: try row.optionalText("risk_rule").map { try decode(SimulatedRiskRule.init(rawValue:), $0, column: "risk_rule") },
+            review: RiskReview(
+                decision: try decode(RiskReviewDecision.init(rawValue:), try row.text("risk_review_decision"), column: "risk_review_decision"),
+                operatorName: try row.optionalText("risk_review_operator"),
+                time: try row.optionalInteger("risk_review_at_ms").map { Date(milliseconds: $0) }
+            )
+        )
     }
 
     private static func authenticationValues(_ authentication: PaymentAuthentication?) -> [StoredValue] {
@@ -156,6 +184,7 @@ enum ReceiptColumns {
             echo: try echo(row)
         )
         receipt.authentication = try authentication(row)
+        receipt.risk = try risk(row)
         return receipt
     }
 

@@ -352,6 +352,15 @@ enum SQLiteMigrations {
             PRIMARY KEY (merchant_id, three_d_secure_id)
         );
         """,
+        // 18 (issue 64): the risk assessment an AUTHORIZE, PAY or VERIFY got and its review, in
+        // the transaction's receipt columns (ReceiptColumns.riskColumns).
+        """
+        ALTER TABLE transactions ADD COLUMN risk_gateway_code TEXT;
+        ALTER TABLE transactions ADD COLUMN risk_rule TEXT;
+        ALTER TABLE transactions ADD COLUMN risk_review_decision TEXT;
+        ALTER TABLE transactions ADD COLUMN risk_review_operator TEXT;
+        ALTER TABLE transactions ADD COLUMN risk_review_at_ms INTEGER;
+        """,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

@@ -14,6 +14,9 @@ extension ConsoleRoutes {
         session: ConsoleSession,
         context: GatewayRequestContext
     ) async throws -> Response {
+        if let decision = Self.riskReviewDecision(action) {
+            return try await reviewRisk(orderId: orderId, decision: decision, session: session, context: context)
+        }
         let operation: FollowOnRequest.Operation
         switch action {
         case "capture": operation = .capture

@@ -96,6 +96,12 @@ extension ConsoleRoutes {
             "wallet": state.walletProvider ?? "none", "created": ConsoleFormat.time(state.creationTime),
         ]
         values["transactions"] = transactions
+        // The order's risk verdict is its payment's; the review form shows while one is pending.
+        if let risk = summaries.last(where: { $0.receipt.risk != nil })?.receipt.risk {
+            var riskValues = Self.riskValues(risk)
+            riskValues["reviewable"] = risk.awaitsReview && session.role.mayActOnOrders && services.riskReviews != nil
+            values["risk"] = riskValues
+        }
         if let message { values["message"] = message }
         var status: HTTPResponse.Status = .ok
         if let error {
@@ -121,6 +127,7 @@ extension ConsoleRoutes {
         ]
         if let device = receipt.card.device { values["device"] = deviceValues(device) }
         if let authentication = receipt.authentication { values["authentication"] = authenticationValues(authentication) }
+        if let risk = receipt.risk { values["transactionRisk"] = Self.riskValues(risk) }
         values["request"] = requestValues(ReadRequest(receipt))
         return values
     }

@@ -25,6 +25,8 @@ package struct ConsoleServices: Sendable {
     package var sandbox: (any SandboxPaymentRunning)?
     /// The notification outbox, for the delivery log on the integration page; nil: none.
     package var outbox: (any NotificationOutbox)?
+    /// Issue 64: operators' decisions on payments held for risk review; nil hides the review form.
+    package var riskReviews: RiskReviewProcessor?
 
     package init(
         store: any ConsoleStore,
@@ -39,7 +41,8 @@ package struct ConsoleServices: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() },
         identities: (any ApplePayIdentityManaging)? = nil,
         sandbox: (any SandboxPaymentRunning)? = nil,
-        outbox: (any NotificationOutbox)? = nil
+        outbox: (any NotificationOutbox)? = nil,
+        riskReviews: RiskReviewProcessor? = nil
     ) {
         self.store = store
         self.transactions = transactions
@@ -54,5 +57,6 @@ package struct ConsoleServices: Sendable {
         self.identities = identities
         self.sandbox = sandbox
         self.outbox = outbox
+        self.riskReviews = riskReviews
     }
 }

@@ -23,6 +23,7 @@ extension PaymentRejection {
         case .nothingToUpdate(let status): "An order that is \(status.rawValue) has no authorization to update."
         case .updateBelowCaptured(let amount, let captured):
             "The new total \(amount.text) is less than the \(captured.text) captured."
+        case .riskReviewRejected: "The payment was rejected in its risk review: only a void or a refund may follow."
         }
     }
 }

@@ -27,7 +27,7 @@ extension RadialFault {
             self = RadialFault(.retry, element: orderIdPath, "another request on this order was processed at the same time; retry")
         case .orderNotFound, .orderCurrencyUnknown, .amountMissing, .currencyMismatch, .nothingToCapture, .nothingCaptured,
             .refundTargetNotFound, .exceedsAvailable, .nothingToVoid, .nothingToUpdate, .updateBelowCaptured, .authentication,
-            .threeDS1:
+            .threeDS1, .riskReviewRejected:
             // Follow-on rules and 3-D Secure (MPGS only): an authorization never meets them, but a
             // fault is still precise.
             self = RadialFault(.invalidRequest, element: root, "\(rejection)")

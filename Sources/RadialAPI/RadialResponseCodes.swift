@@ -26,7 +26,8 @@ struct RadialResponseCodes: Sendable, Equatable {
             // Approved, but a security code that did not match is Radial's CSC response.
             responseCode = securityCode == .noMatch ? "CSC" : "APPROVED"
             authorizationResponseCode = "AP01"
-        case .declined:
+        case .declined, .blocked:
+            // A payment the merchant's risk rules blocked (issue 64) is a plain decline here.
             responseCode = "DECL"
             authorizationResponseCode = "ND01"
         case .expiredCard:

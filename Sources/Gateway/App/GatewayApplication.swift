@@ -151,7 +151,8 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
                         )
                     )
                 },
-                outbox: services.outbox
+                outbox: services.outbox,
+                riskReviews: services.riskReviews.map { RiskReviewProcessor(environment, store: $0) }
             )
         ).register(on: router)
     }

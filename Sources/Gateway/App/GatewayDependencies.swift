@@ -37,6 +37,8 @@ struct GatewayDependencies: Sendable {
     }
     /// The same database's notification outbox; nil for a store without one.
     var outbox: (any NotificationOutbox)?
+    /// The same database's risk review decisions (issue 64); nil for a store without them.
+    var riskReviews: (any RiskReviewStore)?
     /// Wakes the delivery loop when this replica commits a transaction with a notification.
     let notificationDoorbell = NotificationDoorbell()
     /// What this replica just recorded with a notification, handed to its delivery loop.
@@ -135,6 +137,7 @@ struct GatewayDependencies: Sendable {
             tokenStore = store as? any TokenStore ?? NoStore()
             consoleStore = store as? any ConsoleStore
             outbox = store as? any NotificationOutbox
+            riskReviews = store as? any RiskReviewStore
         } else {
             let opened = try configuration.openStore(eventLoops: eventLoops, sealingLegacyFingerprints: fingerprinter.sealLegacy)
             self.store = TimedTransactionStore(base: opened.store, metrics: metrics)
@@ -143,6 +146,7 @@ struct GatewayDependencies: Sendable {
             tokenStore = opened.store as? any TokenStore ?? NoStore()
             consoleStore = opened.store as? any ConsoleStore
             outbox = opened.store as? any NotificationOutbox
+            riskReviews = opened.store as? any RiskReviewStore
             storeServices = opened.services
         }
         var sessionKey = keys.map(\.sessionSealing) ?? configuration.sessions.encryptionKey

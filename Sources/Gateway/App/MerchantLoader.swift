@@ -23,6 +23,8 @@ enum MerchantLoader {
         if let googlePay = settings.googlePay {
             merchant.googlePay = try loadGooglePay(googlePay, key: "merchant.\(settings.id).googlePay.privateKeys")
         }
+        // The risk rules match amounts as the merchant's acquirer simulator does.
+        if settings.risk { merchant.risk = RiskScreening(amountMatching: settings.amountMatching) }
         return merchant
     }
 

@@ -138,6 +138,13 @@ extension GatewayConfiguration {
             }
             radialDecrypt = text == "enabled"
         }
+        var risk = mode == .sandbox
+        if let text = try values.string("\(prefix).risk") {
+            guard text == "enabled" || text == "disabled" else {
+                throw ConfigurationError(key: "\(prefix).risk", problem: "must be enabled or disabled")
+            }
+            risk = text == "enabled"
+        }
         let names = try values.stringArray("\(prefix).applePay.identities") ?? []
         let identities = try names.map { name throws(ConfigurationError) in
             let key = "\(prefix).applePay.\(name)"
@@ -167,6 +174,7 @@ extension GatewayConfiguration {
             amountMatching: matching,
             testCards: testCards,
             radialDecrypt: radialDecrypt,
+            risk: risk,
             tokens: try tokenRepository(id, values),
             clientCertificates: try clientCertificates(id, values),
             notifications: try merchantNotifications(id, values, mode: mode),

@@ -47,6 +47,7 @@ import GatewayStores
 /// | `sandbox.googlePayDirectory` | directory of the sandbox Google root, created on first use; sandbox mode only | `data/google-pay-sandbox` |
 /// | `merchant.<ID>.simulator.amountMatching` | `both`, `minorUnits`, `wholeAmount` | `both` |
 /// | `merchant.<ID>.simulator.testCards` | `current`, `legacy`: which test-card table wins where they disagree | `current` |
+/// | `merchant.<ID>.risk` | `enabled`, `disabled`: the simulated risk assessment (`risk.response` on payments, test triggers in Deploy/docs/api.md) | `enabled` in sandbox mode, `disabled` in production |
 /// | `merchant.<ID>.radial.decrypt` | `enabled`, `disabled`: whether the Radial-style Decrypt operation returns this merchant's decrypted card data | `disabled` (sandbox defaults: `enabled`) |
 /// | `merchant.<ID>.tokens.format` | `random` (16 digits from 9, Luhn-valid) or `preserveSixFour` (the card's first six and last four, Luhn-invalid): the tokens the gateway generates | `random` |
 /// | `merchant.<ID>.tokens.verificationStrategy` | `acquirer` (a VERIFY through the simulator), `basic` (the card's format), `none`: what a card is checked with before it is stored | `basic` |
@@ -99,6 +100,8 @@ package struct GatewayConfiguration: Sendable {
         var testCards: TestCardTable = .current
         /// Whether the Radial-style Decrypt operation may return this merchant's card data.
         var radialDecrypt = false
+        /// Issue 64: the simulated risk assessment (`merchant.<ID>.risk`).
+        var risk = false
         /// The token repository (`merchant.<ID>.tokens.*`); nil: the defaults, named by the merchant id.
         var tokens: TokenRepository?
         /// Issue 32: the certificates this merchant may authenticate with.

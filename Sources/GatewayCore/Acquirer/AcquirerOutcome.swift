@@ -24,6 +24,9 @@ package struct AcquirerOutcome: Sendable, Hashable {
         self.authorizedMinorUnits = authorizedMinorUnits
     }
 
+    /// A payment the risk rules rejected: not sent to the acquirer, so no acquirer code.
+    package static let blockedByRisk = AcquirerOutcome(gatewayCode: .blocked, authorizedMinorUnits: 0)
+
     package var result: TransactionResult { gatewayCode.result }
 
     package var succeeded: Bool { result == .success }

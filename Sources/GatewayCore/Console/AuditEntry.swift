@@ -23,6 +23,8 @@ package struct AuditEntry: Sendable, Hashable {
         case apiPasswordAdded = "API_PASSWORD_ADDED"
         case apiPasswordRetired = "API_PASSWORD_RETIRED"
         case notificationRedelivered = "NOTIFICATION_REDELIVERED"
+        /// An ACCEPT or REJECT of a payment held for risk review (issue 64).
+        case riskReview = "RISK_REVIEW"
     }
 
     package var merchantId: String

@@ -19,6 +19,8 @@ package struct Merchant: Sendable {
     /// Google Pay (`merchant.<ID>.googlePay.*`): the recipient id tokens are signed for and the
     /// private keys they are encrypted to; nil: the merchant takes no Google Pay tokens.
     package var googlePay: GooglePayRecipient? = nil
+    /// The simulated risk assessment (`merchant.<ID>.risk`); nil: off, no `risk` in responses.
+    package var risk: RiskScreening? = nil
 
     package init(
         id: String,

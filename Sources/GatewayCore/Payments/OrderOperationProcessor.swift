@@ -65,6 +65,7 @@ package struct OrderOperationProcessor: Sendable {
         guard let first = transactions.first?.receipt, let latest = transactions.last?.receipt else {
             throw PaymentRejection.orderNotFound(context.orderId)
         }
+        try RiskReviewRule.check(request, orderId: context.orderId, transactions: transactions)
         let plan = try OrderLedger.plan(request, order: order.state, transactions: transactions)
 
         let outcome = await context.merchant.acquirer.processFollowOn(type: plan.type, amount: plan.amount)

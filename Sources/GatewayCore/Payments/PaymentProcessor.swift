@@ -69,8 +69,13 @@ package struct PaymentProcessor: Sendable {
         }
         let authentication = try await paymentAuthentication(request, context, card: card)
         let revealed = RevealedCard(number: card.acquirerRequest.cardNumber, isDevice: card.acquirerRequest.isDevicePayment)
-        let outcome = await context.merchant.acquirer.process(card.acquirerRequest)
-        let firstTry = record(request, context, card: card, outcome: outcome, existingOrder: nil, authentication: authentication)
+        // The merchant's risk rules go first: a rejected payment never reaches the acquirer.
+        let risk = context.merchant.risk?.assess(
+            RiskScreeningInput(amount: request.amount, cardNumber: card.acquirerRequest.cardNumber, billingCountry: request.billingCountry)
+        )
+        let outcome =
+            risk?.gatewayCode == .rejected ? AcquirerOutcome.blockedByRisk : await context.merchant.acquirer.process(card.acquirerRequest)
+        let firstTry = record(request, context, card: card, outcome: outcome, risk: risk, existingOrder: nil, authentication: authentication)
         switch try await store.record(firstTry) {
         case .orderChanged:
             // The order exists: decide again on what it holds.
@@ -81,6 +86,7 @@ package struct PaymentProcessor: Sendable {
                 context,
                 card: card,
                 outcome: outcome,
+                risk: risk,
                 existingOrder: existingOrder,
                 authentication: authentication
             )
@@ -124,6 +130,7 @@ package struct PaymentProcessor: Sendable {
         _ context: Context,
         card: ResolvedCard,
         outcome: AcquirerOutcome,
+        risk: RiskAssessment?,
         existingOrder: StoredOrder?,
         authentication: PaymentAuthentication?
     ) -> TransactionRecord {
@@ -150,6 +157,7 @@ package struct PaymentProcessor: Sendable {
             echo: request.echo
         )
         receipt.authentication = authentication
+        receipt.risk = risk
         var record = TransactionRecord(
             receipt: receipt,
             operation: request.operation.apiOperation,

@@ -41,6 +41,11 @@ package enum PaymentRejection: Error, Sendable, Hashable {
     case nothingToUpdate(OrderStatus)
     /// An UPDATE_AUTHORIZATION whose new total is less than the order has captured already.
     case updateBelowCaptured(amount: Amount, captured: Amount)
+
+    // Risk assessment (issue 64).
+    /// A CAPTURE or UPDATE_AUTHORIZATION on an order whose payment an operator rejected in its
+    /// risk review: only a VOID or REFUND may follow.
+    case riskReviewRejected(String)
 }
 
 /// Why a wallet token was refused: by a token library, or by the gateway's own checks of the

@@ -97,6 +97,8 @@ package struct PaymentRequest: Sendable {
     package var threeDSecureId: String? = nil
     /// `order.notificationUrl`: where this order's notifications go instead of the merchant's URL.
     package var notificationURL: String? = nil
+    /// `billing.address.country`, for the risk rules.
+    package var billingCountry: String? = nil
 
     package init(
         operation: Operation,

@@ -25,6 +25,8 @@ package struct TransactionReceipt: Sendable, Hashable {
     package var echo: RequestEcho
     /// The 3-D Secure authentication an AUTHORIZE or PAY carried (none for most).
     package var authentication: PaymentAuthentication?
+    /// The risk assessment an AUTHORIZE, PAY or VERIFY got when the merchant's risk rules are on.
+    package var risk: RiskAssessment?
 
     package init(
         merchantId: String,

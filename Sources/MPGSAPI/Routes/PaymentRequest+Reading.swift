@@ -35,6 +35,7 @@ extension PaymentRequest {
         // Versions up to 78 name a 3-D Secure 1 check by id (the catalogue refuses it later).
         request.threeDSecureId = reader.text("3DSecureId").flatMap { $0.isEmpty ? nil : $0 }
         request.notificationURL = reader.text("order.notificationUrl")
+        request.billingCountry = reader.text("billing.address.country")
         return request
     }
 

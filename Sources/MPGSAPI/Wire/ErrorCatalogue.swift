@@ -261,6 +261,8 @@ enum RejectionKind: CaseIterable {
     case nothingToUpdate, updateBelowCaptured
     case authentication
     case threeDS1
+    // Risk assessment (issue 64).
+    case riskReviewRejected
 
     init(_ rejection: PaymentRejection) {
         switch rejection {
@@ -281,6 +283,7 @@ enum RejectionKind: CaseIterable {
         case .updateBelowCaptured: self = .updateBelowCaptured
         case .authentication: self = .authentication
         case .threeDS1: self = .threeDS1
+        case .riskReviewRejected: self = .riskReviewRejected
         }
     }
 
@@ -379,6 +382,13 @@ enum RejectionKind: CaseIterable {
                 .threeDS1(.notFound(threeDSecureId: "3ds-1")), "3-D Secure 1 authentication refused",
                 "The payment's top-level `3DSecureId` was refused: the cases are listed under 3-D Secure 1.",
                 "See the 3-D Secure 1 section."
+            )
+        case .riskReviewRejected:
+            (
+                .riskReviewRejected("1"), "Rejected in risk review",
+                "A CAPTURE or UPDATE_AUTHORIZATION on an order whose payment an operator rejected in its risk review "
+                    + "(`risk.response.review.decision` REJECTED).",
+                "Do not fulfil the order: VOID the authorization or REFUND the payment."
             )
         }
     }

@@ -29,6 +29,8 @@ enum OrderRetrieval {
             return .object(members)
         }
         body["transaction"] = .array(listed + transactions.map { TransactionResponse($0).jsonValue })
+        // The order's risk verdict is its payment's (follow-ons are not assessed).
+        if let risk = transactions.last(where: { $0.risk != nil }).flatMap(RiskAssessment.json) { body["risk"] = risk }
         if let authentication = transactions.last(where: { $0.authentication != nil })?.authentication {
             body["authenticationStatus"] = .string(authentication.status.rawValue)
         }

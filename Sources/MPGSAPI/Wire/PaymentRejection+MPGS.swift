@@ -63,6 +63,8 @@ extension PaymentRejection: HTTPResponseError {
             rejection.gatewayError
         case .threeDS1(let rejection):
             rejection.gatewayError
+        case .riskReviewRejected(let orderId):
+            .request("Order '\(orderId)' was rejected in its risk review: only a VOID or REFUND may follow")
         }
     }
 

@@ -39,6 +39,7 @@ struct TransactionResponse {
     /// transaction left it (follow-ons): billing, customer, shipping, order.description, ...
     var echo: JSONValue
     var authentication: PaymentAuthentication?
+    var risk: JSONValue?
 
     init(_ receipt: TransactionReceipt) {
         merchantId = receipt.merchantId
@@ -56,6 +57,7 @@ struct TransactionResponse {
         time = receipt.time
         echo = receipt.echo.json
         authentication = receipt.authentication
+        risk = RiskAssessment.json(receipt)
     }
 
     /// The body's bytes: the gateway's members laid over the echo (what the gateway decided wins
@@ -128,6 +130,7 @@ struct TransactionResponse {
         if let authentication {
             for (name, value) in AuthenticationResponse.paymentMembers(authentication) { body.set(name, value) }
         }
+        if let risk { body.set("risk", risk) }
         return body
     }
 }

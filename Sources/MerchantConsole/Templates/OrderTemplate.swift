@@ -17,6 +17,30 @@ enum OrderTemplate {
         <dt>Created</dt><dd>{{order.created}}</dd>
         </dl>
         </section>
+        {{#risk}}
+        <section aria-labelledby="risk">
+        <h2 id="risk">Risk assessment</h2>
+        <dl class="totals">
+        <dt>Risk result</dt><dd>{{gatewayCode}}</dd>
+        <dt>Review decision</dt><dd>{{decision}}</dd>
+        {{#rule}}<dt>Rule</dt><dd>{{rule}}</dd>{{/rule}}
+        <dt>Score</dt><dd>{{score}}</dd>
+        {{#reviewedBy}}<dt>Reviewed by</dt><dd>{{reviewedBy}}</dd>{{/reviewedBy}}
+        </dl>
+        {{#reviewable}}
+        <div class="actions">
+        <form method="post" action="/ma/orders/{{link}}/risk-accept" class="stack">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit">Accept payment</button>
+        </form>
+        <form method="post" action="/ma/orders/{{link}}/risk-reject" class="stack">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit">Reject payment</button>
+        </form>
+        </div>
+        {{/reviewable}}
+        </section>
+        {{/risk}}
         {{#admin}}
         <section aria-labelledby="actions">
         <h2 id="actions">Actions</h2>
@@ -70,6 +94,14 @@ enum OrderTemplate {
         <dt>DS transaction id</dt><dd>{{dsTransactionId}}</dd>
         </dl>
         {{/authentication}}
+        {{#transactionRisk}}
+        <h4>Risk assessment</h4>
+        <dl>
+        <dt>Risk result</dt><dd>{{gatewayCode}}</dd>
+        <dt>Review decision</dt><dd>{{decision}}</dd>
+        {{#rule}}<dt>Rule</dt><dd>{{rule}}</dd>{{/rule}}
+        </dl>
+        {{/transactionRisk}}
         {{#request}}
         <details><summary>Request (as the gateway read it; card data masked, secrets never stored)</summary>
         <dl>
