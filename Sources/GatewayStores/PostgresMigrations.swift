@@ -383,6 +383,8 @@ enum PostgresMigrations {
             )
             """
         ],
+        // 18: the provider a browser payment was paid through (issue 64), as SQLite's step 17.
+        ["ALTER TABLE transactions ADD COLUMN IF NOT EXISTS browser_payment_type text"],
     ]
 
     private static func sealLegacyFingerprints(

@@ -320,6 +320,11 @@ enum SQLiteMigrations {
             secret BLOB
         );
         """,
+        // 17: the provider a browser payment was paid through (issue 64), beside the card columns
+        // a card payment fills.
+        """
+        ALTER TABLE transactions ADD COLUMN browser_payment_type TEXT;
+        """,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

@@ -26,7 +26,7 @@ struct RadialResponseCodes: Sendable, Equatable {
             // Approved, but a security code that did not match is Radial's CSC response.
             responseCode = securityCode == .noMatch ? "CSC" : "APPROVED"
             authorizationResponseCode = "AP01"
-        case .declined:
+        case .declined, .cancelled:
             responseCode = "DECL"
             authorizationResponseCode = "ND01"
         case .expiredCard:

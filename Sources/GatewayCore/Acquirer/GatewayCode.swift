@@ -13,6 +13,8 @@ package enum GatewayCode: String, Sendable, Hashable, CaseIterable {
     case unspecifiedFailure = "UNSPECIFIED_FAILURE"
     case systemError = "SYSTEM_ERROR"
     case acquirerSystemError = "ACQUIRER_SYSTEM_ERROR"
+    /// The payer cancelled at the browser payment provider's page (issue 64).
+    case cancelled = "CANCELLED"
 
     /// MPGS's `result` for the code.
     package var result: TransactionResult {
@@ -20,7 +22,7 @@ package enum GatewayCode: String, Sendable, Hashable, CaseIterable {
         case .approved, .approvedAuto, .approvedPendingSettlement, .partiallyApproved: .success
         case .pending, .submitted: .pending
         case .unknown: .unknown
-        case .declined, .expiredCard, .timedOut, .unspecifiedFailure, .systemError, .acquirerSystemError: .failure
+        case .declined, .expiredCard, .timedOut, .unspecifiedFailure, .systemError, .acquirerSystemError, .cancelled: .failure
         }
     }
 }

@@ -25,6 +25,9 @@ package struct TransactionReceipt: Sendable, Hashable {
     package var echo: RequestEcho
     /// The 3-D Secure authentication an AUTHORIZE or PAY carried (none for most).
     package var authentication: PaymentAuthentication?
+    /// Issue 64: the provider a browser payment's order was paid through (its `card` is then
+    /// empty); kept by the order's follow-ons as the card is.
+    package var browserPayment: BrowserPaymentType? = nil
 
     package init(
         merchantId: String,

@@ -30,6 +30,7 @@ package enum ErrorCatalogue {
             Section(title: "Apple Pay tokens", entries: tokenEntries),
             Section(title: "Gateway tokens (Tokenization)", entries: cardTokenEntries),
             Section(title: "3-D Secure", entries: AuthenticationRejectionKind.allCases.map(\.entry)),
+            Section(title: "Browser payments (PayPal)", entries: browserPaymentEntries),
         ]
     }
 

@@ -29,6 +29,11 @@ enum OrderRetrieval {
             return .object(members)
         }
         body["transaction"] = .array(listed + transactions.map { TransactionResponse($0).jsonValue })
+        // Issue 64: the provider a browser payment went through, and the payer's interaction with it.
+        if let paid = transactions.first(where: { $0.browserPayment != nil }), let type = paid.browserPayment {
+            body["sourceOfFunds"] = .object(["type": .string("BROWSER_PAYMENT"), "browserPayment": .object(["type": .string(type.rawValue)])])
+            if let browserPayment = paid.echo.json["browserPayment"] { body["browserPayment"] = browserPayment }
+        }
         if let authentication = transactions.last(where: { $0.authentication != nil })?.authentication {
             body["authenticationStatus"] = .string(authentication.status.rawValue)
         }

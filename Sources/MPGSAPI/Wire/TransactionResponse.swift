@@ -39,6 +39,7 @@ struct TransactionResponse {
     /// transaction left it (follow-ons): billing, customer, shipping, order.description, ...
     var echo: JSONValue
     var authentication: PaymentAuthentication?
+    var browserPayment: BrowserPaymentType?
 
     init(_ receipt: TransactionReceipt) {
         merchantId = receipt.merchantId
@@ -56,6 +57,13 @@ struct TransactionResponse {
         time = receipt.time
         echo = receipt.echo.json
         authentication = receipt.authentication
+        browserPayment = receipt.browserPayment
+    }
+
+    /// A card's summary, or the provider a browser payment went through (issue 64).
+    private var sourceOfFunds: JSONValue {
+        guard let browserPayment else { return card.json }
+        return .object(["type": .string("BROWSER_PAYMENT"), "browserPayment": .object(["type": .string(browserPayment.rawValue)])])
     }
 
     /// The body's bytes: the gateway's members laid over the echo (what the gateway decided wins
@@ -109,7 +117,7 @@ struct TransactionResponse {
 
         var body = JSONMembers([
             "merchant": .string(merchantId), "result": .string(outcome.result.rawValue),
-            "sourceOfFunds": card.json, "timeOfRecord": timestamp,
+            "sourceOfFunds": sourceOfFunds, "timeOfRecord": timestamp,
             "timeOfLastUpdate": timestamp, "version": .string(version.description),
             "gatewayEntryPoint": .string("WEB_SERVICES_API"),
         ])
