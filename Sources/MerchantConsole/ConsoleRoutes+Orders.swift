@@ -121,6 +121,15 @@ extension ConsoleRoutes {
         ]
         if let device = receipt.card.device { values["device"] = deviceValues(device) }
         if let authentication = receipt.authentication { values["authentication"] = authenticationValues(authentication) }
+        // Issue 64: no card paid, the provider did; the payer's interaction as the echo keeps it.
+        if let provider = receipt.browserPayment {
+            let interaction = receipt.echo.json["browserPayment"]?["interaction"]
+            values["card"] = "none"
+            values["browserPayment"] = [
+                "provider": provider.rawValue, "status": interaction?["status"]?.stringValue ?? "",
+                "returned": interaction?["timeReturned"]?.stringValue ?? "",
+            ]
+        }
         values["request"] = requestValues(ReadRequest(receipt))
         return values
     }

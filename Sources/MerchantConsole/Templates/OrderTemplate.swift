@@ -55,6 +55,7 @@ enum OrderTemplate {
         <dt>Receipt</dt><dd>{{receipt}}</dd>
         <dt>Card</dt><dd>{{card}}</dd>
         {{#device}}<dt>Apple Pay device number</dt><dd>{{number}} exp. {{expiry}} ({{format}})</dd>{{/device}}
+        {{#browserPayment}}<dt>Browser payment</dt><dd>{{provider}}, interaction {{status}} {{returned}}</dd>{{/browserPayment}}
         <dt>Source</dt><dd>{{source}}</dd>
         <dt>Time</dt><dd>{{time}}</dd>
         </dl>
