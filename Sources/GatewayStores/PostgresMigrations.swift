@@ -385,6 +385,8 @@ enum PostgresMigrations {
         ],
         // 18: the provider a browser payment was paid through (issue 64), as SQLite's step 17.
         ["ALTER TABLE transactions ADD COLUMN IF NOT EXISTS browser_payment_type text"],
+        // 19: storedOnFile as the payment sent it (issue 64), as SQLite's step 18.
+        ["ALTER TABLE transactions ADD COLUMN IF NOT EXISTS stored_on_file text"],
     ]
 
     private static func sealLegacyFingerprints(

@@ -67,7 +67,7 @@ enum ReceiptColumns {
             ("order_total_authorized_minor", .integer), ("order_total_captured_minor", .integer),
             ("order_total_refunded_minor", .integer), ("order_wallet_provider", .text), ("order_reference", .text),
             ("order_created_at_ms", .integer), ("echo", .text),
-        ] + authenticationColumns + [("browser_payment_type", .text)]
+        ] + authenticationColumns + [("browser_payment_type", .text), ("stored_on_file", .text)]
 
     /// The 3-D Secure authentication an AUTHORIZE or PAY carried (SQLite step 8, PostgreSQL step 9).
     static let authenticationColumns: [(name: String, kind: Kind)] = [
@@ -105,7 +105,9 @@ enum ReceiptColumns {
             .integer(order.totalAuthorizedMinorUnits), .integer(order.totalCapturedMinorUnits),
             .integer(order.totalRefundedMinorUnits), StoredValue(order.walletProvider), StoredValue(order.reference),
             .integer(order.creationTime.milliseconds), StoredValue(echoText(receipt.echo)),
-        ] + authenticationValues(receipt.authentication) + [StoredValue(receipt.browserPayment?.rawValue)]
+        ] + authenticationValues(receipt.authentication) + [
+            StoredValue(receipt.browserPayment?.rawValue), StoredValue(receipt.storedOnFile?.rawValue),
+        ]
     }
 
     private static func authenticationValues(_ authentication: PaymentAuthentication?) -> [StoredValue] {
@@ -158,6 +160,9 @@ enum ReceiptColumns {
         receipt.authentication = try authentication(row)
         if let type = try row.optionalText("browser_payment_type") {
             receipt.browserPayment = try decode(BrowserPaymentType.init(rawValue:), type, column: "browser_payment_type")
+        }
+        if let storedOnFile = try row.optionalText("stored_on_file") {
+            receipt.storedOnFile = try decode(StoredOnFile.init(rawValue:), storedOnFile, column: "stored_on_file")
         }
         return receipt
     }

@@ -325,6 +325,11 @@ enum SQLiteMigrations {
         """
         ALTER TABLE transactions ADD COLUMN browser_payment_type TEXT;
         """,
+        // 18: sourceOfFunds.provided.card.storedOnFile as the payment sent it (issue 64: payments in
+        // a series), so responses and Retrieve Order say STORED or TO_BE_STORED.
+        """
+        ALTER TABLE transactions ADD COLUMN stored_on_file TEXT;
+        """,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

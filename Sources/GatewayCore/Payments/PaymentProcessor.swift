@@ -31,6 +31,7 @@ package struct PaymentProcessor: Sendable {
         _ context: Context,
         logger: Logger
     ) async throws -> (processed: ProcessedTransaction, card: RevealedCard?) {
+        try await checkStoredCredentials(request, context)
         do {
             return try await environment.locks.withLock(context.orderKey) {
                 try await processLocked(request, context, logger: logger)
@@ -84,6 +85,17 @@ package struct PaymentProcessor: Sendable {
         }
     }
 
+    /// Issue 64: a merchant-initiated payment's rules, and the order `referenceOrderId` names,
+    /// which must be one of this merchant's.
+    private func checkStoredCredentials(_ request: PaymentRequest, _ context: Context) async throws {
+        try request.checkStoredCredentials()
+        if let reference = request.storedCredentials.referenceOrderId,
+            try await store.order(merchantId: context.merchant.id, orderId: reference) == nil
+        {
+            throw MerchantInitiatedRejection.referenceOrderNotFound(reference)
+        }
+    }
+
     /// The 3-D Secure authentication a plain card's payment names, checked (the order's own, and
     /// successful). An Apple Pay payment's cryptogram is its authentication: a named one is not used.
     private func paymentAuthentication(_ request: PaymentRequest, _ context: Context) async throws -> PaymentAuthentication? {
@@ -134,6 +146,7 @@ package struct PaymentProcessor: Sendable {
             echo: request.echo
         )
         receipt.authentication = authentication
+        receipt.storedOnFile = request.storedCredentials.storedOnFile
         var record = TransactionRecord(
             receipt: receipt,
             operation: request.operation.apiOperation,

@@ -85,6 +85,8 @@ package struct PaymentRequest: Sendable {
     package var authenticationTransactionId: String?
     /// `order.notificationUrl`: where this order's notifications go instead of the merchant's URL.
     package var notificationURL: String? = nil
+    /// Issue 64: the agreement, the order it follows, whether the card is stored.
+    package var storedCredentials = StoredCredentials()
 
     package init(
         operation: Operation,

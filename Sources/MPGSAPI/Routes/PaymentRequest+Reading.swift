@@ -36,6 +36,12 @@ extension PaymentRequest {
         )
         request.authenticationTransactionId = reader.text("authentication.transactionId")
         request.notificationURL = reader.text("order.notificationUrl")
+        // Issue 64: payments in a series (the catalogue has checked the enumeration).
+        request.storedCredentials = StoredCredentials(
+            agreementId: reader.text("agreement.id"),
+            referenceOrderId: reader.text("referenceOrderId"),
+            storedOnFile: reader.text("\(card).storedOnFile").flatMap(StoredOnFile.init(rawValue:))
+        )
         return request
     }
 

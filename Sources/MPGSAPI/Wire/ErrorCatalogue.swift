@@ -31,6 +31,7 @@ package enum ErrorCatalogue {
             Section(title: "Gateway tokens (Tokenization)", entries: cardTokenEntries),
             Section(title: "3-D Secure", entries: AuthenticationRejectionKind.allCases.map(\.entry)),
             Section(title: "Browser payments (PayPal)", entries: browserPaymentEntries),
+            Section(title: "Recurring and merchant-initiated payments", entries: merchantInitiatedEntries),
         ]
     }
 

@@ -40,6 +40,7 @@ struct TransactionResponse {
     var echo: JSONValue
     var authentication: PaymentAuthentication?
     var browserPayment: BrowserPaymentType?
+    var storedOnFile: StoredOnFile?
 
     init(_ receipt: TransactionReceipt) {
         merchantId = receipt.merchantId
@@ -58,11 +59,12 @@ struct TransactionResponse {
         echo = receipt.echo.json
         authentication = receipt.authentication
         browserPayment = receipt.browserPayment
+        storedOnFile = receipt.storedOnFile
     }
 
     /// A card's summary, or the provider a browser payment went through (issue 64).
     private var sourceOfFunds: JSONValue {
-        guard let browserPayment else { return card.json }
+        guard let browserPayment else { return card.json(storedOnFile: storedOnFile ?? .notStored) }
         return .object(["type": .string("BROWSER_PAYMENT"), "browserPayment": .object(["type": .string(browserPayment.rawValue)])])
     }
 

@@ -52,12 +52,15 @@ let transactionRequestCatalogueText = #"""
     # @order PREFIX...  of those, the ones that describe the order: kept and shown in later responses
     #                   on the order and in Retrieve Order
 
-    @echo billing customer shipping device order airline cruise posTerminal accountFunding agreement currencyConversion paymentPlan transaction.reference transaction.merchantNote transaction.item transaction.itemAmount transaction.taxAmount transaction.discountAmount transaction.dutyAmount transaction.shippingAndHandlingAmount transaction.tax transaction.taxStatus transaction.serviceLocation correlationId partnerSolutionId risk browserPayment
-    @order billing customer shipping device order airline cruise accountFunding agreement
+    @echo billing customer shipping device order airline cruise posTerminal accountFunding agreement currencyConversion paymentPlan transaction.reference transaction.merchantNote transaction.item transaction.itemAmount transaction.taxAmount transaction.discountAmount transaction.dutyAmount transaction.shippingAndHandlingAmount transaction.tax transaction.taxStatus transaction.serviceLocation correlationId partnerSolutionId risk browserPayment referenceOrderId
+    @order billing customer shipping device order airline cruise accountFunding agreement referenceOrderId
 
     apiOperation enum:AUTHORIZE|PAY|VERIFY|CAPTURE|REFUND|VOID|UPDATE_AUTHORIZATION|INITIATE_AUTHENTICATION|AUTHENTICATE_PAYER|INITIATE_BROWSER_PAYMENT APVCRXUIYB
     correlationId text:1-100 APVCRXUB
     partnerSolutionId text:1-40 APVCRXUB
+    # Issue 64: the earlier order a payment in a series follows (a merchant-initiated one names it or
+    # its agreement.id).
+    referenceOrderId text:1-40 APV
     3DSecureId text:1-64 APV max=53
 
     3DSecure.acsEci text:1-4 APV max=53
