@@ -130,6 +130,18 @@ extension ConsoleRoutes {
                 "returned": interaction?["timeReturned"]?.stringValue ?? "",
             ]
         }
+        // Issue 64: the series the payment belongs to, as its request sent it.
+        let agreement = receipt.echo.json["agreement"]
+        let referenceOrderId = receipt.echo.json["referenceOrderId"]?.stringValue
+        if agreement != nil || referenceOrderId != nil || receipt.storedOnFile != nil {
+            var series: [String: Any] = [
+                "id": agreement?["id"]?.stringValue ?? "", "type": agreement?["type"]?.stringValue ?? "",
+                "storedOnFile": receipt.storedOnFile?.rawValue ?? "NOT_STORED",
+            ]
+            // Absent, not empty: an empty string is a true section in the template.
+            if let referenceOrderId { series["referenceOrderId"] = referenceOrderId }
+            values["agreement"] = series
+        }
         values["request"] = requestValues(ReadRequest(receipt))
         return values
     }
