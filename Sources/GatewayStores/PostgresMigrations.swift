@@ -428,6 +428,10 @@ enum PostgresMigrations {
                 ADD COLUMN IF NOT EXISTS risk_review_at_ms bigint
             """
         ],
+        // 20: the provider a browser payment was paid through (issue 64), as SQLite's step 19.
+        ["ALTER TABLE transactions ADD COLUMN IF NOT EXISTS browser_payment_type text"],
+        // 21: storedOnFile as the payment sent it (issue 64), as SQLite's step 20.
+        ["ALTER TABLE transactions ADD COLUMN IF NOT EXISTS stored_on_file text"],
     ]
 
     private static func sealLegacyFingerprints(

@@ -67,7 +67,7 @@ enum ReceiptColumns {
             ("order_total_authorized_minor", .integer), ("order_total_captured_minor", .integer),
             ("order_total_refunded_minor", .integer), ("order_wallet_provider", .text), ("order_reference", .text),
             ("order_created_at_ms", .integer), ("echo", .text),
-        ] + authenticationColumns + riskColumns
+        ] + authenticationColumns + riskColumns + [("browser_payment_type", .text), ("stored_on_file", .text)]
 
     /// The 3-D Secure authentication an AUTHORIZE or PAY carried (SQLite step 8, PostgreSQL step 9).
     static let authenticationColumns: [(name: String, kind: Kind)] = [
@@ -112,7 +112,9 @@ enum ReceiptColumns {
             .integer(order.totalAuthorizedMinorUnits), .integer(order.totalCapturedMinorUnits),
             .integer(order.totalRefundedMinorUnits), StoredValue(order.walletProvider), StoredValue(order.reference),
             .integer(order.creationTime.milliseconds), StoredValue(echoText(receipt.echo)),
-        ] + authenticationValues(receipt.authentication) + riskValues(receipt.risk)
+        ] + authenticationValues(receipt.authentication) + riskValues(receipt.risk) + [
+            StoredValue(receipt.browserPayment?.rawValue), StoredValue(receipt.storedOnFile?.rawValue),
+        ]
     }
 
     private static func riskValues(_ risk: RiskAssessment?) -> [StoredValue] {
@@ -185,6 +187,12 @@ enum ReceiptColumns {
         )
         receipt.authentication = try authentication(row)
         receipt.risk = try risk(row)
+        if let type = try row.optionalText("browser_payment_type") {
+            receipt.browserPayment = try decode(BrowserPaymentType.init(rawValue:), type, column: "browser_payment_type")
+        }
+        if let storedOnFile = try row.optionalText("stored_on_file") {
+            receipt.storedOnFile = try decode(StoredOnFile.init(rawValue:), storedOnFile, column: "stored_on_file")
+        }
         return receipt
     }
 

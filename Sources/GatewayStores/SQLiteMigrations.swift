@@ -361,6 +361,16 @@ enum SQLiteMigrations {
         ALTER TABLE transactions ADD COLUMN risk_review_operator TEXT;
         ALTER TABLE transactions ADD COLUMN risk_review_at_ms INTEGER;
         """,
+        // 19: the provider a browser payment was paid through (issue 64), beside the card columns
+        // a card payment fills.
+        """
+        ALTER TABLE transactions ADD COLUMN browser_payment_type TEXT;
+        """,
+        // 20: sourceOfFunds.provided.card.storedOnFile as the payment sent it (issue 64: payments in
+        // a series), so responses and Retrieve Order say STORED or TO_BE_STORED.
+        """
+        ALTER TABLE transactions ADD COLUMN stored_on_file TEXT;
+        """,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

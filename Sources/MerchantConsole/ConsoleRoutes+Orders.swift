@@ -128,6 +128,27 @@ extension ConsoleRoutes {
         if let device = receipt.card.device { values["device"] = deviceValues(device) }
         if let authentication = receipt.authentication { values["authentication"] = authenticationValues(authentication) }
         if let risk = receipt.risk { values["transactionRisk"] = Self.riskValues(risk) }
+        // Issue 64: no card paid, the provider did; the payer's interaction as the echo keeps it.
+        if let provider = receipt.browserPayment {
+            let interaction = receipt.echo.json["browserPayment"]?["interaction"]
+            values["card"] = "none"
+            values["browserPayment"] = [
+                "provider": provider.rawValue, "status": interaction?["status"]?.stringValue ?? "",
+                "returned": interaction?["timeReturned"]?.stringValue ?? "",
+            ]
+        }
+        // Issue 64: the series the payment belongs to, as its request sent it.
+        let agreement = receipt.echo.json["agreement"]
+        let referenceOrderId = receipt.echo.json["referenceOrderId"]?.stringValue
+        if agreement != nil || referenceOrderId != nil || receipt.storedOnFile != nil {
+            var series: [String: Any] = [
+                "id": agreement?["id"]?.stringValue ?? "", "type": agreement?["type"]?.stringValue ?? "",
+                "storedOnFile": receipt.storedOnFile?.rawValue ?? "NOT_STORED",
+            ]
+            // Absent, not empty: an empty string is a true section in the template.
+            if let referenceOrderId { series["referenceOrderId"] = referenceOrderId }
+            values["agreement"] = series
+        }
         values["request"] = requestValues(ReadRequest(receipt))
         return values
     }

@@ -26,8 +26,8 @@ struct RadialResponseCodes: Sendable, Equatable {
             // Approved, but a security code that did not match is Radial's CSC response.
             responseCode = securityCode == .noMatch ? "CSC" : "APPROVED"
             authorizationResponseCode = "AP01"
-        case .declined, .blocked:
-            // A payment the merchant's risk rules blocked (issue 64) is a plain decline here.
+        case .declined, .blocked, .cancelled:
+            // A payment the merchant's risk rules blocked, or its payer cancelled at PayPal (issue 64), is a plain decline here.
             responseCode = "DECL"
             authorizationResponseCode = "ND01"
         case .expiredCard:

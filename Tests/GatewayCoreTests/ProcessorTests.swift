@@ -80,9 +80,10 @@ struct ProcessorTests {
         #expect(
             APIOperation.allCases.map(\.rawValue) == [
                 "AUTHORIZE", "PAY", "VERIFY", "CAPTURE", "REFUND", "VOID", "UPDATE_AUTHORIZATION", "INITIATE_AUTHENTICATION",
-                "AUTHENTICATE_PAYER",
+                "AUTHENTICATE_PAYER", "INITIATE_BROWSER_PAYMENT",
             ]
         )
+        #expect(APIOperation(rawValue: "INITIATE_BROWSER_PAYMENT") == .browserPayment(.initiate))
         for operation in APIOperation.allCases { #expect(APIOperation(rawValue: operation.rawValue) == operation) }
         #expect(APIOperation(rawValue: "PAY") == .initial(.pay))
         #expect(APIOperation(rawValue: "VOID") == .followOn(.void))

@@ -62,7 +62,9 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
         sessions: sessions,
         fingerprinter: services.fingerprinter,
         tokens: tokens,
-        authentications: authentications
+        authentications: authentications,
+        // Issue 64: the provider's page is the sandbox's own.
+        browserPayments: services.configuration.mode == .sandbox ? BrowserPaymentProcessor(environment) : nil
     )
     routes.register(on: router)
     RadialRoutes(
@@ -86,6 +88,14 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
         ACSRoutes(processor: authentications, maxBodyBytes: services.configuration.limits.maxBodyBytes).register(on: router)
         if let threeDS1 = authentications.threeDS1 {
             ThreeDS1ACSRoutes(processor: threeDS1, maxBodyBytes: services.configuration.limits.maxBodyBytes).register(on: router)
+        }
+        if let browserPayments = routes.browserPayments {
+            BrowserPaymentRoutes(
+                processor: browserPayments,
+                authentication: routes.authentication,
+                sessions: sessions,
+                maxBodyBytes: services.configuration.limits.maxBodyBytes
+            ).register(on: router)
         }
         if let issuer = services.sandboxIssuer {
             sandboxApplePay = SandboxApplePayRoutes(

@@ -15,6 +15,8 @@ package enum GatewayCode: String, Sendable, Hashable, CaseIterable {
     case acquirerSystemError = "ACQUIRER_SYSTEM_ERROR"
     /// The merchant's risk rules rejected the payment: it never reached the acquirer.
     case blocked = "BLOCKED"
+    /// The payer cancelled at the browser payment provider's page (issue 64).
+    case cancelled = "CANCELLED"
 
     /// MPGS's `result` for the code.
     package var result: TransactionResult {
@@ -22,7 +24,7 @@ package enum GatewayCode: String, Sendable, Hashable, CaseIterable {
         case .approved, .approvedAuto, .approvedPendingSettlement, .partiallyApproved: .success
         case .pending, .submitted: .pending
         case .unknown: .unknown
-        case .declined, .expiredCard, .timedOut, .unspecifiedFailure, .systemError, .acquirerSystemError, .blocked: .failure
+        case .declined, .expiredCard, .timedOut, .unspecifiedFailure, .systemError, .acquirerSystemError, .blocked, .cancelled: .failure
         }
     }
 }

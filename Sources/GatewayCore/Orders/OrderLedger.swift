@@ -98,23 +98,42 @@ package enum OrderLedger {
         request: PaymentRequest,
         createdAt: Date
     ) -> OrderState {
+        orderAfterInitial(
+            outcome,
+            operation: request.operation,
+            amount: request.amount,
+            walletProvider: request.walletProvider?.rawValue,
+            reference: request.orderReference,
+            createdAt: createdAt
+        )
+    }
+
+    /// The order after its AUTHORIZE, PAY or VERIFY, whatever paid it (a card, a browser payment).
+    package static func orderAfterInitial(
+        _ outcome: AcquirerOutcome,
+        operation: PaymentRequest.Operation,
+        amount: Amount,
+        walletProvider: String?,
+        reference: String?,
+        createdAt: Date
+    ) -> OrderState {
         let authorized = outcome.succeeded ? outcome.authorizedMinorUnits : 0
         let status: OrderStatus =
-            switch (outcome.succeeded, request.operation) {
+            switch (outcome.succeeded, operation) {
             case (true, .authorize): .authorized
             case (true, .pay): .captured
             case (true, .verify): .verified
-            case (false, _): .failed
+            case (false, _): outcome.result == .pending ? .initiated : .failed
             }
         return OrderState(
-            amountMinorUnits: request.amount.minorUnits,
-            currency: request.amount.currency.code,
+            amountMinorUnits: amount.minorUnits,
+            currency: amount.currency.code,
             status: status,
             totalAuthorizedMinorUnits: authorized,
-            totalCapturedMinorUnits: request.operation == .pay ? authorized : 0,
+            totalCapturedMinorUnits: operation == .pay ? authorized : 0,
             totalRefundedMinorUnits: 0,
-            walletProvider: request.walletProvider?.rawValue,
-            reference: request.orderReference,
+            walletProvider: walletProvider,
+            reference: reference,
             creationTime: createdAt
         )
     }

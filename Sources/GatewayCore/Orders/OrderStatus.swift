@@ -8,4 +8,6 @@ package enum OrderStatus: String, Sendable, Hashable, CaseIterable {
     case cancelled = "CANCELLED"
     case verified = "VERIFIED"
     case failed = "FAILED"
+    /// A browser payment the provider has not settled yet (issue 64): SUBMITTED or PENDING.
+    case initiated = "INITIATED"
 }

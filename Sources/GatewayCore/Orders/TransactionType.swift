@@ -36,6 +36,8 @@ package enum APIOperation: Sendable, Hashable, CaseIterable, RawRepresentable {
     case followOn(FollowOnRequest.Operation)
     /// INITIATE_AUTHENTICATION or AUTHENTICATE_PAYER: 3-D Secure, before the payment.
     case authentication(AuthenticationOperation)
+    /// INITIATE_BROWSER_PAYMENT (issue 64): a payment the payer approves at a provider's page.
+    case browserPayment(BrowserPaymentOperation)
 
     package static let authorize = APIOperation.initial(.authorize)
     package static let pay = APIOperation.initial(.pay)
@@ -47,7 +49,7 @@ package enum APIOperation: Sendable, Hashable, CaseIterable, RawRepresentable {
 
     package static let allCases: [APIOperation] =
         PaymentRequest.Operation.allCases.map(initial) + FollowOnRequest.Operation.allCases.map(followOn)
-        + AuthenticationOperation.allCases.map(authentication)
+        + AuthenticationOperation.allCases.map(authentication) + BrowserPaymentOperation.allCases.map(browserPayment)
 
     /// The operation as MPGS spells it (`AUTHORIZE`, ...); nil for any other text.
     package init?(rawValue: String) {
@@ -57,6 +59,8 @@ package enum APIOperation: Sendable, Hashable, CaseIterable, RawRepresentable {
             self = .followOn(operation)
         } else if let operation = AuthenticationOperation(rawValue: rawValue) {
             self = .authentication(operation)
+        } else if let operation = BrowserPaymentOperation(rawValue: rawValue) {
+            self = .browserPayment(operation)
         } else {
             return nil
         }
@@ -67,6 +71,7 @@ package enum APIOperation: Sendable, Hashable, CaseIterable, RawRepresentable {
         case .initial(let operation): operation.rawValue
         case .followOn(let operation): operation.rawValue
         case .authentication(let operation): operation.rawValue
+        case .browserPayment(let operation): operation.rawValue
         }
     }
 }

@@ -89,6 +89,8 @@ package struct OrderOperationProcessor: Sendable {
         )
         // The order stays authenticated as its payment was (3-D Secure), as it keeps its card.
         receipt.authentication = transactions.last { $0.receipt.authentication != nil }?.receipt.authentication
+        receipt.browserPayment = first.browserPayment
+        receipt.storedOnFile = first.storedOnFile
         var record = TransactionRecord(
             receipt: receipt,
             operation: request.operation.apiOperation,

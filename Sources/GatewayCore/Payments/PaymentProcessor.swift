@@ -34,6 +34,7 @@ package struct PaymentProcessor: Sendable {
         _ context: Context,
         logger: Logger
     ) async throws -> (processed: ProcessedTransaction, card: RevealedCard?) {
+        try await checkStoredCredentials(request, context)
         do {
             return try await environment.locks.withLock(context.orderKey) {
                 try await processLocked(request, context, logger: logger)
@@ -93,6 +94,17 @@ package struct PaymentProcessor: Sendable {
             return (try await environment.commit(secondTry, context, logger: logger, card: card.details.maskedNumber), revealed)
         case let firstOutcome:
             return (try environment.committed(firstTry, firstOutcome, context, logger: logger, card: card.details.maskedNumber), revealed)
+        }
+    }
+
+    /// Issue 64: a merchant-initiated payment's rules, and the order `referenceOrderId` names,
+    /// which must be one of this merchant's.
+    private func checkStoredCredentials(_ request: PaymentRequest, _ context: Context) async throws {
+        try request.checkStoredCredentials()
+        if let reference = request.storedCredentials.referenceOrderId,
+            try await store.order(merchantId: context.merchant.id, orderId: reference) == nil
+        {
+            throw MerchantInitiatedRejection.referenceOrderNotFound(reference)
         }
     }
 
@@ -158,6 +170,7 @@ package struct PaymentProcessor: Sendable {
         )
         receipt.authentication = authentication
         receipt.risk = risk
+        receipt.storedOnFile = request.storedCredentials.storedOnFile
         var record = TransactionRecord(
             receipt: receipt,
             operation: request.operation.apiOperation,

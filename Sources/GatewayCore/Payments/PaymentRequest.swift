@@ -99,6 +99,8 @@ package struct PaymentRequest: Sendable {
     package var notificationURL: String? = nil
     /// `billing.address.country`, for the risk rules.
     package var billingCountry: String? = nil
+    /// Issue 64: the agreement, the order it follows, whether the card is stored.
+    package var storedCredentials = StoredCredentials()
 
     package init(
         operation: Operation,

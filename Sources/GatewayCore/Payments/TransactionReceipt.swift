@@ -27,6 +27,12 @@ package struct TransactionReceipt: Sendable, Hashable {
     package var authentication: PaymentAuthentication?
     /// The risk assessment an AUTHORIZE, PAY or VERIFY got when the merchant's risk rules are on.
     package var risk: RiskAssessment?
+    /// Issue 64: the provider a browser payment's order was paid through (its `card` is then
+    /// empty); kept by the order's follow-ons as the card is.
+    package var browserPayment: BrowserPaymentType? = nil
+    /// Issue 64: `sourceOfFunds.provided.card.storedOnFile` as the order's payment sent it (nil:
+    /// not sent, NOT_STORED); kept by the order's follow-ons as the card is.
+    package var storedOnFile: StoredOnFile? = nil
 
     package init(
         merchantId: String,

@@ -19,7 +19,7 @@ package enum TokenVerification: String, Sendable, Hashable, CaseIterable {
             // Approved, but its security code did not match: not a card to keep.
             self = .externalVerificationDeclinedInvalidCSC
         case .expiredCard: self = .externalVerificationDeclinedExpiredCard
-        case .declined, .blocked: self = .externalVerificationDeclined
+        case .declined, .blocked, .cancelled: self = .externalVerificationDeclined
         case .pending, .submitted, .unknown, .timedOut, .unspecifiedFailure, .systemError, .acquirerSystemError:
             self = .externalVerificationProcessingError
         }

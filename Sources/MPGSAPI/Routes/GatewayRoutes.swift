@@ -21,6 +21,8 @@ package struct GatewayRoutes: Sendable {
     let tokens: TokenService
     /// 3-D Secure: INITIATE_AUTHENTICATION, AUTHENTICATE_PAYER and their transactions.
     let authentications: AuthenticationProcessor
+    /// Issue 64: records browser payments (sandbox mode only: nil otherwise).
+    package let browserPayments: BrowserPaymentProcessor?
 
     package init(
         authentication: MerchantAuthentication,
@@ -31,8 +33,10 @@ package struct GatewayRoutes: Sendable {
         sessions: SessionService,
         fingerprinter: RequestFingerprinter,
         tokens: TokenService,
-        authentications: AuthenticationProcessor? = nil
+        authentications: AuthenticationProcessor? = nil,
+        browserPayments: BrowserPaymentProcessor? = nil
     ) {
+        self.browserPayments = browserPayments
         self.authentications =
             authentications
             ?? AuthenticationProcessor(store: NoAuthenticationStore(), locks: OrderLocks(), clock: { Date() }, simulated: false)
@@ -151,6 +155,8 @@ package struct GatewayRoutes: Sendable {
             processed = try await orderOperations.process(request, transaction, logger: context.logger)
         case .authentication(let authenticationOperation):
             return try await authenticate(authenticationOperation, reader, request, transaction)
+        case .browserPayment(.initiate):
+            return try await initiateBrowserPayment(reader, shape: shape, transaction, request)
         }
         if let revealed {
             return Self.json(.created, bytes: SensitiveDataControl.unmasked(processed.responseBody, revealing: revealed))

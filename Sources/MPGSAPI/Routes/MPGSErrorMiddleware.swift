@@ -45,6 +45,7 @@ extension GatewayError {
         case let rejection as SessionRejection: return rejection.gatewayError
         case let rejection as CardTokenRejection: return rejection.gatewayError
         case let rejection as AuthenticationRejection: return rejection.gatewayError
+        case let rejection as MerchantInitiatedRejection: return rejection.gatewayError
         case let error as HTTPError: return routing(error.status)
         case let error as StoreUnavailable:
             // The database is down, overloaded or cannot write: a retry later will do (retries are

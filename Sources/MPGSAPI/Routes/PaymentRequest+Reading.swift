@@ -36,6 +36,12 @@ extension PaymentRequest {
         request.threeDSecureId = reader.text("3DSecureId").flatMap { $0.isEmpty ? nil : $0 }
         request.notificationURL = reader.text("order.notificationUrl")
         request.billingCountry = reader.text("billing.address.country")
+        // Issue 64: payments in a series (the catalogue has checked the enumeration).
+        request.storedCredentials = StoredCredentials(
+            agreementId: reader.text("agreement.id"),
+            referenceOrderId: reader.text("referenceOrderId"),
+            storedOnFile: reader.text("\(card).storedOnFile").flatMap(StoredOnFile.init(rawValue:))
+        )
         return request
     }
 

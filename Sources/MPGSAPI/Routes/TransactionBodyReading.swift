@@ -36,6 +36,8 @@ package enum TransactionBodyReading {
             _ = try InitiateAuthenticationRequest.reading(reader)
         case .authentication(.authenticatePayer):
             _ = try AuthenticatePayerRequest.reading(reader)
+        case .browserPayment(.initiate):
+            _ = try BrowserPaymentRequest.reading(reader)
         }
         return Read(root: reader.root, echo: catalogue.echo(of: reader.root, shape: shape))
     }

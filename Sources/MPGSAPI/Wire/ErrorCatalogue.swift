@@ -32,6 +32,8 @@ package enum ErrorCatalogue {
             Section(title: "Gateway tokens (Tokenization)", entries: cardTokenEntries),
             Section(title: "3-D Secure", entries: AuthenticationRejectionKind.allCases.map(\.entry)),
             Section(title: "3-D Secure 1", entries: ThreeDS1RejectionKind.allCases.map(\.entry)),
+            Section(title: "Browser payments (PayPal)", entries: browserPaymentEntries),
+            Section(title: "Recurring and merchant-initiated payments", entries: merchantInitiatedEntries),
         ]
     }
 

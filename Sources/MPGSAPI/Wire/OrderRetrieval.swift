@@ -31,6 +31,11 @@ enum OrderRetrieval {
         body["transaction"] = .array(listed + transactions.map { TransactionResponse($0).jsonValue })
         // The order's risk verdict is its payment's (follow-ons are not assessed).
         if let risk = transactions.last(where: { $0.risk != nil }).flatMap(RiskAssessment.json) { body["risk"] = risk }
+        // Issue 64: the provider a browser payment went through, and the payer's interaction with it.
+        if let paid = transactions.first(where: { $0.browserPayment != nil }), let type = paid.browserPayment {
+            body["sourceOfFunds"] = .object(["type": .string("BROWSER_PAYMENT"), "browserPayment": .object(["type": .string(type.rawValue)])])
+            if let browserPayment = paid.echo.json["browserPayment"] { body["browserPayment"] = browserPayment }
+        }
         if let authentication = transactions.last(where: { $0.authentication != nil })?.authentication {
             body["authenticationStatus"] = .string(authentication.status.rawValue)
         }

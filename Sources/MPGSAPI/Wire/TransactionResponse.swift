@@ -40,6 +40,8 @@ struct TransactionResponse {
     var echo: JSONValue
     var authentication: PaymentAuthentication?
     var risk: JSONValue?
+    var browserPayment: BrowserPaymentType?
+    var storedOnFile: StoredOnFile?
 
     init(_ receipt: TransactionReceipt) {
         merchantId = receipt.merchantId
@@ -58,6 +60,14 @@ struct TransactionResponse {
         echo = receipt.echo.json
         authentication = receipt.authentication
         risk = RiskAssessment.json(receipt)
+        browserPayment = receipt.browserPayment
+        storedOnFile = receipt.storedOnFile
+    }
+
+    /// A card's summary, or the provider a browser payment went through (issue 64).
+    private var sourceOfFunds: JSONValue {
+        guard let browserPayment else { return card.json(storedOnFile: storedOnFile ?? .notStored) }
+        return .object(["type": .string("BROWSER_PAYMENT"), "browserPayment": .object(["type": .string(browserPayment.rawValue)])])
     }
 
     /// The body's bytes: the gateway's members laid over the echo (what the gateway decided wins
@@ -111,7 +121,7 @@ struct TransactionResponse {
 
         var body = JSONMembers([
             "merchant": .string(merchantId), "result": .string(outcome.result.rawValue),
-            "sourceOfFunds": card.json, "timeOfRecord": timestamp,
+            "sourceOfFunds": sourceOfFunds, "timeOfRecord": timestamp,
             "timeOfLastUpdate": timestamp, "version": .string(version.description),
             "gatewayEntryPoint": .string("WEB_SERVICES_API"),
         ])

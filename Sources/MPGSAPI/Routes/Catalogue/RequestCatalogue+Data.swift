@@ -29,7 +29,8 @@ let transactionRequestCatalogueText = #"""
     #               date (yyyy-mm-dd), datetime (ISO 8601), time (hh:mm[:ss] with zone), hex:MIN-MAX,
     #               base64:MIN-MAX, json:MIN-MAX (JSON text), regex:PATTERN, any (checked where used)
     #   OPERATIONS  letters: A AUTHORIZE, P PAY, V VERIFY, C CAPTURE, R REFUND, X VOID,
-    #               U UPDATE_AUTHORIZATION, I INITIATE_AUTHENTICATION, Y AUTHENTICATE_PAYER
+    #               U UPDATE_AUTHORIZATION, I INITIATE_AUTHENTICATION, Y AUTHENTICATE_PAYER,
+    #               B INITIATE_BROWSER_PAYMENT
     #               A path may have a second line in a later block (3-D Secure's): its operations are
     #               added to the first line's; the format must be the same.
     #
@@ -52,12 +53,15 @@ let transactionRequestCatalogueText = #"""
     # @order PREFIX...  of those, the ones that describe the order: kept and shown in later responses
     #                   on the order and in Retrieve Order
 
-    @echo billing customer shipping device order airline cruise posTerminal accountFunding agreement currencyConversion paymentPlan transaction.reference transaction.merchantNote transaction.item transaction.itemAmount transaction.taxAmount transaction.discountAmount transaction.dutyAmount transaction.shippingAndHandlingAmount transaction.tax transaction.taxStatus transaction.serviceLocation correlationId partnerSolutionId risk
-    @order billing customer shipping device order airline cruise accountFunding agreement
+    @echo billing customer shipping device order airline cruise posTerminal accountFunding agreement currencyConversion paymentPlan transaction.reference transaction.merchantNote transaction.item transaction.itemAmount transaction.taxAmount transaction.discountAmount transaction.dutyAmount transaction.shippingAndHandlingAmount transaction.tax transaction.taxStatus transaction.serviceLocation correlationId partnerSolutionId risk browserPayment referenceOrderId
+    @order billing customer shipping device order airline cruise accountFunding agreement referenceOrderId
 
-    apiOperation enum:AUTHORIZE|PAY|VERIFY|CAPTURE|REFUND|VOID|UPDATE_AUTHORIZATION|INITIATE_AUTHENTICATION|AUTHENTICATE_PAYER APVCRXUIY
-    correlationId text:1-100 APVCRXU
-    partnerSolutionId text:1-40 APVCRXU
+    apiOperation enum:AUTHORIZE|PAY|VERIFY|CAPTURE|REFUND|VOID|UPDATE_AUTHORIZATION|INITIATE_AUTHENTICATION|AUTHENTICATE_PAYER|INITIATE_BROWSER_PAYMENT APVCRXUIYB
+    correlationId text:1-100 APVCRXUB
+    partnerSolutionId text:1-40 APVCRXUB
+    # Issue 64: the earlier order a payment in a series follows (a merchant-initiated one names it or
+    # its agreement.id).
+    referenceOrderId text:1-40 APV
     3DSecureId text:1-64 APV max=78
 
     3DSecure.acsEci text:1-4 APV max=53
@@ -67,91 +71,91 @@ let transactionRequestCatalogueText = #"""
     3DSecure.veResEnrolled enum:Y|N|U APV max=53
     3DSecure.xid base64:1-28 APV max=53
 
-    accountFunding.purpose enum:CRYPTOCURRENCY_PURCHASE|MERCHANT_SETTLEMENT|OTHER|PAYROLL APCR
-    accountFunding.recipient.account.fundingMethod enum:CHARGE|CREDIT|DEBIT|UNKNOWN APCR
-    accountFunding.recipient.account.identifier text:1-50 APCR secret
-    accountFunding.recipient.account.identifierType enum:BANK_ACCOUNT_BIC|BANK_ACCOUNT_IBAN|BANK_ACCOUNT_NATIONAL|CARD_NUMBER|EMAIL_ADDRESS|OTHER|PHONE_NUMBER|SOCIAL_NETWORK_PROFILE_ID|STAGED_WALLET_USER_ID|STORED_VALUE_WALLET_USER_ID APCR
-    accountFunding.recipient.address.city text:1-100 APCR
-    accountFunding.recipient.address.country upper:3-3 APCR
-    accountFunding.recipient.address.postCodeZip text:1-10 APCR
-    accountFunding.recipient.address.stateProvinceCode text:1-3 APCR
-    accountFunding.recipient.address.street text:1-100 APCR
-    accountFunding.recipient.address.street2 text:1-100 APCR
-    accountFunding.recipient.firstName text:1-50 APCR
-    accountFunding.recipient.identification.country upper:3-3 APCR
-    accountFunding.recipient.identification.type enum:ALIEN_REGISTRATION_NUMBER|BUSINESS_TAX_ID|COMPANY_REGISTRATION_NUMBER|CUSTOMER_IDENTIFICATION|DATE_OF_BIRTH|DRIVERS_LICENSE|EMAIL|GOVERNMENT_ISSUED|INDIVIDUAL_TAX_ID|LAW_ENFORCEMENT_IDENTIFICATION|MILITARY_IDENTIFICATION|NATIONAL_IDENTIFICATION_CARD|OTHER|PASSPORT|PHONE_NUMBER|PROXY_IDENTIFICATION|SOCIAL_SECURITY_NUMBER|TRAVEL_IDENTIFICATION APCR
-    accountFunding.recipient.identification.value text:1-50 APCR
-    accountFunding.recipient.lastName text:1-50 APCR
-    accountFunding.recipient.middleName text:1-50 APCR
-    accountFunding.senderIsRecipient boolean APCR
-    accountFunding.senderType enum:COMMERCIAL_ORGANIZATION|GOVERNMENT|NON_PROFIT_ORGANIZATION|PERSON APCR
+    accountFunding.purpose enum:CRYPTOCURRENCY_PURCHASE|MERCHANT_SETTLEMENT|OTHER|PAYROLL APCRB
+    accountFunding.recipient.account.fundingMethod enum:CHARGE|CREDIT|DEBIT|UNKNOWN APCRB
+    accountFunding.recipient.account.identifier text:1-50 APCRB secret
+    accountFunding.recipient.account.identifierType enum:BANK_ACCOUNT_BIC|BANK_ACCOUNT_IBAN|BANK_ACCOUNT_NATIONAL|CARD_NUMBER|EMAIL_ADDRESS|OTHER|PHONE_NUMBER|SOCIAL_NETWORK_PROFILE_ID|STAGED_WALLET_USER_ID|STORED_VALUE_WALLET_USER_ID APCRB
+    accountFunding.recipient.address.city text:1-100 APCRB
+    accountFunding.recipient.address.country upper:3-3 APCRB
+    accountFunding.recipient.address.postCodeZip text:1-10 APCRB
+    accountFunding.recipient.address.stateProvinceCode text:1-3 APCRB
+    accountFunding.recipient.address.street text:1-100 APCRB
+    accountFunding.recipient.address.street2 text:1-100 APCRB
+    accountFunding.recipient.firstName text:1-50 APCRB
+    accountFunding.recipient.identification.country upper:3-3 APCRB
+    accountFunding.recipient.identification.type enum:ALIEN_REGISTRATION_NUMBER|BUSINESS_TAX_ID|COMPANY_REGISTRATION_NUMBER|CUSTOMER_IDENTIFICATION|DATE_OF_BIRTH|DRIVERS_LICENSE|EMAIL|GOVERNMENT_ISSUED|INDIVIDUAL_TAX_ID|LAW_ENFORCEMENT_IDENTIFICATION|MILITARY_IDENTIFICATION|NATIONAL_IDENTIFICATION_CARD|OTHER|PASSPORT|PHONE_NUMBER|PROXY_IDENTIFICATION|SOCIAL_SECURITY_NUMBER|TRAVEL_IDENTIFICATION APCRB
+    accountFunding.recipient.identification.value text:1-50 APCRB
+    accountFunding.recipient.lastName text:1-50 APCRB
+    accountFunding.recipient.middleName text:1-50 APCRB
+    accountFunding.senderIsRecipient boolean APCRB
+    accountFunding.senderType enum:COMMERCIAL_ORGANIZATION|GOVERNMENT|NON_PROFIT_ORGANIZATION|PERSON APCRB
 
     action.refundAuthorization boolean R
 
-    agreement.amountVariability enum:FIXED|VARIABLE APVR
-    agreement.customData text:1-2048 APVR
-    agreement.expiryDate date APVR
-    agreement.id text:1-100 APVR
-    agreement.maximumAmountPerPayment decimal:1-14 APVR
-    agreement.minimumAmountPerPayment decimal:1-14 APVR
-    agreement.minimumDaysBetweenPayments integer:1-9999 APVR
-    agreement.numberOfPayments integer:1-999 APVR
-    agreement.paymentFrequency enum:AD_HOC|DAILY|FORTNIGHTLY|MONTHLY|OTHER|QUARTERLY|TWICE_YEARLY|WEEKLY|YEARLY APVR
-    agreement.retailer.abbreviatedTradingName text:1-10 APVR
-    agreement.retailer.merchantCategoryCode text:1-4 APVR
-    agreement.retailer.tradingName text:1-100 APVR
-    agreement.startDate date APVR
-    agreement.type enum:INSTALLMENT|OTHER|RECURRING|UNSCHEDULED APVR
+    agreement.amountVariability enum:FIXED|VARIABLE APVRB
+    agreement.customData text:1-2048 APVRB
+    agreement.expiryDate date APVRB
+    agreement.id text:1-100 APVRB
+    agreement.maximumAmountPerPayment decimal:1-14 APVRB
+    agreement.minimumAmountPerPayment decimal:1-14 APVRB
+    agreement.minimumDaysBetweenPayments integer:1-9999 APVRB
+    agreement.numberOfPayments integer:1-999 APVRB
+    agreement.paymentFrequency enum:AD_HOC|DAILY|FORTNIGHTLY|MONTHLY|OTHER|QUARTERLY|TWICE_YEARLY|WEEKLY|YEARLY APVRB
+    agreement.retailer.abbreviatedTradingName text:1-10 APVRB
+    agreement.retailer.merchantCategoryCode text:1-4 APVRB
+    agreement.retailer.tradingName text:1-100 APVRB
+    agreement.startDate date APVRB
+    agreement.type enum:INSTALLMENT|OTHER|RECURRING|UNSCHEDULED APVRB
 
-    airline.bookingReference alnum:6-15 APCR
-    airline.documentType enum:ADDITIONAL_COLLECTION|AGENCY_EXCHANGE_ORDER|AGENCY_GROUP_TICKET|AGENCY_MISCELLANEOUS_CHARGE_ORDER|AGENCY_PASSENGER_TICKET|AGENCY_TOUR_ORDER_OR_VOUCHER|AIR_FREIGHT|ANIMAL_TRANSPORTATION_CHARGE|CATALOGUE_MERCHANDISE_ORDERED|CLUB_MEMBERSHIP_FEE|COUPON_BOOK|CREDIT_CLASS_SERVICE_ADJUSTMENT|CREDIT_DENIED_BOARDING|CREDIT_EXCHANGE_REFUND|CREDIT_LOST_TICKET_REFUND|CREDIT_MISCELLANEOUS_REFUND|CREDIT_MULTIPLE_UNUSED_TICKETS|CREDIT_OVERCHARGE_ADJUSTMENT|CREDIT_UNUSED_TRANSPORTATION|DEBT_ADJUSTMENT_DUPLICATE_REFUND_OR_USE|DUTY_FREE_SALE|EXCESS_BAGGAGE|EXCHANGE_ADJUSTMENT|EXCHANGE_ORDER|FIREARMS_CASE|FREQUENT_FLYER_FEE_OR_PURCHASE|FREQUENT_FLYER_FULFILLMENT|FREQUENT_FLYER_OVERNIGHT_DELIVERY_CHARGE|GROUP_TICKET|IN_FLIGHT_ADJUSTMENT|IN_FLIGHT_CHARGES|IN_FLIGHT_DUTY_FREE_PURCHASE|IN_FLIGHT_MERCHANDISE_ORDERED|IN_FLIGHT_PHONE_CHARGES|KENNEL_CHARGE|LOST_TICKET_APPLICATION|MISCELLANEOUS_CHARGE_ORDER_OR_PREPAID_TICKET_ADVICE|MISCELLANEOUS_TAXES_FEES|PASSENGER_TICKET|SELF_SERVICE_TICKETS|SENIOR_CITIZEN_DISCOUNT_BOOKLETS|SMALL_PACKAGE_DELIVERY|SPECIAL_SERVICE_TICKET|SUPPORTED_REFUND|TICKET_BY_MAIL|TOUR_DEPOSIT|TOUR_ORDER_VOUCHER|UNDERCHARGE_ADJUSTMENT|UNSUPPORTED_REFUND|UPGRADE_CHARGE|VENDOR_REFUND_CREDIT|VENDOR_SALE APCR
-    airline.itinerary.leg[n].carrierCode regex:\w{2}|\d{3}|\w{2}/\d{3} APCR
-    airline.itinerary.leg[n].conjunctionTicketNumber alnum:11-16 APCR
-    airline.itinerary.leg[n].couponNumber alnum:1-1 APCR
-    airline.itinerary.leg[n].departureAirport upper:3-3 APCR
-    airline.itinerary.leg[n].departureDate date APCR
-    airline.itinerary.leg[n].departureTax decimal:1-14 APCR
-    airline.itinerary.leg[n].departureTime time APCR
-    airline.itinerary.leg[n].destinationAirport upper:3-3 APCR
-    airline.itinerary.leg[n].destinationArrivalDate date APCR
-    airline.itinerary.leg[n].destinationArrivalTime time APCR
-    airline.itinerary.leg[n].endorsementsRestrictions alnum:1-20 APCR
-    airline.itinerary.leg[n].exchangeTicketNumber alnum:11-16 APCR
-    airline.itinerary.leg[n].fare decimal:1-14 APCR
-    airline.itinerary.leg[n].fareBasis alnumspace:1-24 APCR
-    airline.itinerary.leg[n].fees decimal:1-14 APCR
-    airline.itinerary.leg[n].flightNumber alnum:4-6 APCR
-    airline.itinerary.leg[n].stopoverPermitted boolean APCR
-    airline.itinerary.leg[n].taxes decimal:1-14 APCR
-    airline.itinerary.leg[n].travelClass alnum:1-3 APCR
-    airline.itinerary.numberInParty digits:1-3 APCR
-    airline.itinerary.originCountry upper:3-3 APCR
-    airline.passenger[n].firstName text:1-50 APCR
-    airline.passenger[n].frequentFlyerNumber text:1-20 APCR
-    airline.passenger[n].lastName text:1-20 APCR
-    airline.passenger[n].middleName text:1-50 APCR
-    airline.passenger[n].specificInformation alnum:1-59 APCR
-    airline.passenger[n].title text:1-20 APCR
-    airline.planNumber alnum:2-2 APCR
-    airline.ticket.conjunctionTicketIndicator boolean APCR
-    airline.ticket.eTicket boolean APCR
-    airline.ticket.exchangedTicketNumber alnum:11-16 APCR
-    airline.ticket.issue.address text:1-16 APCR
-    airline.ticket.issue.carrierCode regex:\w{2}|\d{3}|\w{2}/\d{3} APCR
-    airline.ticket.issue.carrierName alnum:1-25 APCR
-    airline.ticket.issue.city text:1-100 APCR
-    airline.ticket.issue.country upper:3-3 APCR
-    airline.ticket.issue.date date APCR
-    airline.ticket.issue.travelAgentCode alnum:8-9 APCR
-    airline.ticket.issue.travelAgentName agentname:1-30 APCR
-    airline.ticket.restricted boolean APCR
-    airline.ticket.taxOrFee[n].amount decimal:1-14 APCR
-    airline.ticket.taxOrFee[n].type alnum:3-3 APCR
-    airline.ticket.ticketNumber alnum:11-16 APCR
-    airline.ticket.totalFare decimal:1-14 APCR
-    airline.ticket.totalFees decimal:1-14 APCR
-    airline.ticket.totalTaxes decimal:1-14 APCR
-    airline.transactionType enum:EXCHANGE_TICKET|MISCELLANEOUS_CHARGE|REFUND|TOUR_ORDER APCR
+    airline.bookingReference alnum:6-15 APCRB
+    airline.documentType enum:ADDITIONAL_COLLECTION|AGENCY_EXCHANGE_ORDER|AGENCY_GROUP_TICKET|AGENCY_MISCELLANEOUS_CHARGE_ORDER|AGENCY_PASSENGER_TICKET|AGENCY_TOUR_ORDER_OR_VOUCHER|AIR_FREIGHT|ANIMAL_TRANSPORTATION_CHARGE|CATALOGUE_MERCHANDISE_ORDERED|CLUB_MEMBERSHIP_FEE|COUPON_BOOK|CREDIT_CLASS_SERVICE_ADJUSTMENT|CREDIT_DENIED_BOARDING|CREDIT_EXCHANGE_REFUND|CREDIT_LOST_TICKET_REFUND|CREDIT_MISCELLANEOUS_REFUND|CREDIT_MULTIPLE_UNUSED_TICKETS|CREDIT_OVERCHARGE_ADJUSTMENT|CREDIT_UNUSED_TRANSPORTATION|DEBT_ADJUSTMENT_DUPLICATE_REFUND_OR_USE|DUTY_FREE_SALE|EXCESS_BAGGAGE|EXCHANGE_ADJUSTMENT|EXCHANGE_ORDER|FIREARMS_CASE|FREQUENT_FLYER_FEE_OR_PURCHASE|FREQUENT_FLYER_FULFILLMENT|FREQUENT_FLYER_OVERNIGHT_DELIVERY_CHARGE|GROUP_TICKET|IN_FLIGHT_ADJUSTMENT|IN_FLIGHT_CHARGES|IN_FLIGHT_DUTY_FREE_PURCHASE|IN_FLIGHT_MERCHANDISE_ORDERED|IN_FLIGHT_PHONE_CHARGES|KENNEL_CHARGE|LOST_TICKET_APPLICATION|MISCELLANEOUS_CHARGE_ORDER_OR_PREPAID_TICKET_ADVICE|MISCELLANEOUS_TAXES_FEES|PASSENGER_TICKET|SELF_SERVICE_TICKETS|SENIOR_CITIZEN_DISCOUNT_BOOKLETS|SMALL_PACKAGE_DELIVERY|SPECIAL_SERVICE_TICKET|SUPPORTED_REFUND|TICKET_BY_MAIL|TOUR_DEPOSIT|TOUR_ORDER_VOUCHER|UNDERCHARGE_ADJUSTMENT|UNSUPPORTED_REFUND|UPGRADE_CHARGE|VENDOR_REFUND_CREDIT|VENDOR_SALE APCRB
+    airline.itinerary.leg[n].carrierCode regex:\w{2}|\d{3}|\w{2}/\d{3} APCRB
+    airline.itinerary.leg[n].conjunctionTicketNumber alnum:11-16 APCRB
+    airline.itinerary.leg[n].couponNumber alnum:1-1 APCRB
+    airline.itinerary.leg[n].departureAirport upper:3-3 APCRB
+    airline.itinerary.leg[n].departureDate date APCRB
+    airline.itinerary.leg[n].departureTax decimal:1-14 APCRB
+    airline.itinerary.leg[n].departureTime time APCRB
+    airline.itinerary.leg[n].destinationAirport upper:3-3 APCRB
+    airline.itinerary.leg[n].destinationArrivalDate date APCRB
+    airline.itinerary.leg[n].destinationArrivalTime time APCRB
+    airline.itinerary.leg[n].endorsementsRestrictions alnum:1-20 APCRB
+    airline.itinerary.leg[n].exchangeTicketNumber alnum:11-16 APCRB
+    airline.itinerary.leg[n].fare decimal:1-14 APCRB
+    airline.itinerary.leg[n].fareBasis alnumspace:1-24 APCRB
+    airline.itinerary.leg[n].fees decimal:1-14 APCRB
+    airline.itinerary.leg[n].flightNumber alnum:4-6 APCRB
+    airline.itinerary.leg[n].stopoverPermitted boolean APCRB
+    airline.itinerary.leg[n].taxes decimal:1-14 APCRB
+    airline.itinerary.leg[n].travelClass alnum:1-3 APCRB
+    airline.itinerary.numberInParty digits:1-3 APCRB
+    airline.itinerary.originCountry upper:3-3 APCRB
+    airline.passenger[n].firstName text:1-50 APCRB
+    airline.passenger[n].frequentFlyerNumber text:1-20 APCRB
+    airline.passenger[n].lastName text:1-20 APCRB
+    airline.passenger[n].middleName text:1-50 APCRB
+    airline.passenger[n].specificInformation alnum:1-59 APCRB
+    airline.passenger[n].title text:1-20 APCRB
+    airline.planNumber alnum:2-2 APCRB
+    airline.ticket.conjunctionTicketIndicator boolean APCRB
+    airline.ticket.eTicket boolean APCRB
+    airline.ticket.exchangedTicketNumber alnum:11-16 APCRB
+    airline.ticket.issue.address text:1-16 APCRB
+    airline.ticket.issue.carrierCode regex:\w{2}|\d{3}|\w{2}/\d{3} APCRB
+    airline.ticket.issue.carrierName alnum:1-25 APCRB
+    airline.ticket.issue.city text:1-100 APCRB
+    airline.ticket.issue.country upper:3-3 APCRB
+    airline.ticket.issue.date date APCRB
+    airline.ticket.issue.travelAgentCode alnum:8-9 APCRB
+    airline.ticket.issue.travelAgentName agentname:1-30 APCRB
+    airline.ticket.restricted boolean APCRB
+    airline.ticket.taxOrFee[n].amount decimal:1-14 APCRB
+    airline.ticket.taxOrFee[n].type alnum:3-3 APCRB
+    airline.ticket.ticketNumber alnum:11-16 APCRB
+    airline.ticket.totalFare decimal:1-14 APCRB
+    airline.ticket.totalFees decimal:1-14 APCRB
+    airline.ticket.totalTaxes decimal:1-14 APCRB
+    airline.transactionType enum:EXCHANGE_TICKET|MISCELLANEOUS_CHARGE|REFUND|TOUR_ORDER APCRB
 
     authentication.3ds.acsEci text:1-4 APV
     authentication.3ds.authenticationToken base64:1-128 APV secret
@@ -165,64 +169,64 @@ let transactionRequestCatalogueText = #"""
     authentication.psd2.exemption enum:LOW_RISK|LOW_VALUE_PAYMENT|RECURRING_PAYMENT|SECURE_CORPORATE_PAYMENT|TRUSTED_MERCHANT APV
     authentication.transactionId text:1-40 APV
 
-    billing.address.city text:1-100 APVCR
-    billing.address.company text:1-100 APVCR
-    billing.address.country upper:3-3 APVCR
-    billing.address.postcodeZip postcode:1-10 APVCR
-    billing.address.stateProvince text:1-20 APVCR
-    billing.address.stateProvinceCode text:1-3 APVCR
-    billing.address.street text:1-100 APVCR
-    billing.address.street2 text:1-100 APVCR
+    billing.address.city text:1-100 APVCRB
+    billing.address.company text:1-100 APVCRB
+    billing.address.country upper:3-3 APVCRB
+    billing.address.postcodeZip postcode:1-10 APVCRB
+    billing.address.stateProvince text:1-20 APVCRB
+    billing.address.stateProvinceCode text:1-3 APVCRB
+    billing.address.street text:1-100 APVCRB
+    billing.address.street2 text:1-100 APVCRB
 
-    cruise.bookingReference text:1-12 APCR
-    cruise.company.contact.companyPhone phone APCR
-    cruise.company.contact.customerServicePhone phone APCR
-    cruise.departureDate date APCR
-    cruise.departurePort.address.city text:1-100 APCR
-    cruise.departurePort.address.country upper:3-3 APCR
-    cruise.departurePort.address.postCodeZip postcode:1-10 APCR
-    cruise.departurePort.address.stateProvinceCode text:1-3 APCR
-    cruise.departurePort.address.street text:1-100 APCR
-    cruise.departurePort.address.street2 text:1-100 APCR
-    cruise.passenger[n].firstName text:1-50 APCR
-    cruise.passenger[n].folioNumber text:1-30 APCR
-    cruise.passenger[n].lastName text:1-50 APCR
-    cruise.passenger[n].middleName text:1-50 APCR
-    cruise.passenger[n].title text:1-50 APCR
-    cruise.returnDate date APCR
-    cruise.shipName text:1-50 APCR
-    cruise.travelAgentCode alnum:8-9 APCR
-    cruise.travelAgentName text:1-30 APCR
-    cruise.travelPackageItems enumlist:CAR_RENTAL|CRUISE_ONLY|FLIGHT APCR
+    cruise.bookingReference text:1-12 APCRB
+    cruise.company.contact.companyPhone phone APCRB
+    cruise.company.contact.customerServicePhone phone APCRB
+    cruise.departureDate date APCRB
+    cruise.departurePort.address.city text:1-100 APCRB
+    cruise.departurePort.address.country upper:3-3 APCRB
+    cruise.departurePort.address.postCodeZip postcode:1-10 APCRB
+    cruise.departurePort.address.stateProvinceCode text:1-3 APCRB
+    cruise.departurePort.address.street text:1-100 APCRB
+    cruise.departurePort.address.street2 text:1-100 APCRB
+    cruise.passenger[n].firstName text:1-50 APCRB
+    cruise.passenger[n].folioNumber text:1-30 APCRB
+    cruise.passenger[n].lastName text:1-50 APCRB
+    cruise.passenger[n].middleName text:1-50 APCRB
+    cruise.passenger[n].title text:1-50 APCRB
+    cruise.returnDate date APCRB
+    cruise.shipName text:1-50 APCRB
+    cruise.travelAgentCode alnum:8-9 APCRB
+    cruise.travelAgentName text:1-30 APCRB
+    cruise.travelPackageItems enumlist:CAR_RENTAL|CRUISE_ONLY|FLIGHT APCRB
 
-    currencyConversion.exchangeRateTime datetime APVCR
-    currencyConversion.marginPercentage decimal:1-8 APVCR
-    currencyConversion.payerAmount decimal:1-14 APVCR
-    currencyConversion.payerCurrency upper:3-3 APVCR
-    currencyConversion.payerExchangeRate decimal:1-19 APVCR
-    currencyConversion.provider enum:FEXCO APVCR
-    currencyConversion.providerReceipt text:1-100 APVCR
-    currencyConversion.requestId text:1-100 APVCR
-    currencyConversion.uptake enum:ACCEPTED|DECLINED|NOT_AVAILABLE|NOT_REQUIRED APVCR
+    currencyConversion.exchangeRateTime datetime APVCRB
+    currencyConversion.marginPercentage decimal:1-8 APVCRB
+    currencyConversion.payerAmount decimal:1-14 APVCRB
+    currencyConversion.payerCurrency upper:3-3 APVCRB
+    currencyConversion.payerExchangeRate decimal:1-19 APVCRB
+    currencyConversion.provider enum:FEXCO APVCRB
+    currencyConversion.providerReceipt text:1-100 APVCRB
+    currencyConversion.requestId text:1-100 APVCRB
+    currencyConversion.uptake enum:ACCEPTED|DECLINED|NOT_AVAILABLE|NOT_REQUIRED APVCRB
 
-    customer.account.id text:1-100 APV
-    customer.dateOfBirth date APV
-    customer.email email APVCR
-    customer.firstName text:1-50 APVCR
-    customer.identification.country upper:3-3 APVCR
-    customer.identification.type enum:ALIEN_REGISTRATION_NUMBER|BUSINESS_TAX_ID|COMPANY_REGISTRATION_NUMBER|CUSTOMER_IDENTIFICATION|DATE_OF_BIRTH|DRIVERS_LICENSE|EMAIL|GOVERNMENT_ISSUED|INDIVIDUAL_TAX_ID|LAW_ENFORCEMENT_IDENTIFICATION|MILITARY_IDENTIFICATION|NATIONAL_IDENTIFICATION_CARD|OTHER|PASSPORT|PHONE_NUMBER|PROXY_IDENTIFICATION|SOCIAL_SECURITY_NUMBER|TRAVEL_IDENTIFICATION APVCR
-    customer.identification.value text:1-50 APVCR
-    customer.lastName text:1-50 APVCR
-    customer.middleName text:1-50 APVCR
-    customer.mobilePhone phone APVCR
-    customer.nationalId text:1-30 APV
-    customer.phone text:1-20 APVCR max=62
-    customer.phone phone APVCR min=63
-    customer.taxRegistrationId text:1-30 APVCR
+    customer.account.id text:1-100 APVB
+    customer.dateOfBirth date APVB
+    customer.email email APVCRB
+    customer.firstName text:1-50 APVCRB
+    customer.identification.country upper:3-3 APVCRB
+    customer.identification.type enum:ALIEN_REGISTRATION_NUMBER|BUSINESS_TAX_ID|COMPANY_REGISTRATION_NUMBER|CUSTOMER_IDENTIFICATION|DATE_OF_BIRTH|DRIVERS_LICENSE|EMAIL|GOVERNMENT_ISSUED|INDIVIDUAL_TAX_ID|LAW_ENFORCEMENT_IDENTIFICATION|MILITARY_IDENTIFICATION|NATIONAL_IDENTIFICATION_CARD|OTHER|PASSPORT|PHONE_NUMBER|PROXY_IDENTIFICATION|SOCIAL_SECURITY_NUMBER|TRAVEL_IDENTIFICATION APVCRB
+    customer.identification.value text:1-50 APVCRB
+    customer.lastName text:1-50 APVCRB
+    customer.middleName text:1-50 APVCRB
+    customer.mobilePhone phone APVCRB
+    customer.nationalId text:1-30 APVB
+    customer.phone text:1-20 APVCRB max=62
+    customer.phone phone APVCRB min=63
+    customer.taxRegistrationId text:1-30 APVCRB
 
-    device.ani text:1-10 APVCR
-    device.aniCallType text:1-2 APVCR
-    device.browser text:1-2048 APVCR
+    device.ani text:1-10 APVCRB
+    device.aniCallType text:1-2 APVCRB
+    device.browser text:1-2048 APVCRB
     device.browserDetails.3DSecureChallengeWindowSize enum:FULL_SCREEN|250_X_400|390_X_400|500_X_600|600_X_400 APV
     device.browserDetails.acceptHeaders text:1-2048 APV
     device.browserDetails.colorDepth integer:1-99 APV
@@ -232,100 +236,100 @@ let transactionRequestCatalogueText = #"""
     device.browserDetails.screenHeight integer:1-999999 APV
     device.browserDetails.screenWidth integer:1-999999 APV
     device.browserDetails.timeZone integer:-840-720 APV
-    device.fingerprint text:1-4000 APVCR
-    device.hostname text:1-60 APVCR
-    device.ipAddress text:7-45 APVCR
-    device.mobilePhoneModel text:1-255 APV
+    device.fingerprint text:1-4000 APVCRB
+    device.hostname text:1-60 APVCRB
+    device.ipAddress text:7-45 APVCRB
+    device.mobilePhoneModel text:1-255 APVB
 
-    initiator.userId text:1-256 APVCR
+    initiator.userId text:1-256 APVCRB
 
-    order.acceptPartialAmount boolean APVCR
-    order.amount decimal:1-14 APV
-    order.cashbackAmount decimal:1-14 AP
+    order.acceptPartialAmount boolean APVCRB
+    order.amount decimal:1-14 APVB
+    order.cashbackAmount decimal:1-14 APB
     order.certainty enum:ESTIMATED|FINAL A
-    order.currency upper:3-3 APV
-    order.custom.{name} text:1-250 APVCRU
-    order.customerNote text:1-250 APVCR
-    order.customerOrderDate date APV
-    order.customerReference ascii:1-25 APV
-    order.description text:1-127 APVCRU
-    order.discount.amount decimal:1-14 APV
-    order.discount.code text:1-40 APV
-    order.discount.description text:1-127 APV
-    order.dutyAmount decimal:1-14 APV
-    order.gratuityAmount decimal:1-14 AP
-    order.id text:1-40 APV
-    order.industryPracticePaymentReason enum:DELAYED_CHARGE|NO_SHOW_PENALTY|PARTIAL_SHIPMENT APVCR
-    order.invoiceNumber text:1-25 APV
-    order.item[n].brand text:1-127 APV
-    order.item[n].category text:1-127 APV
-    order.item[n].description text:1-127 APV
-    order.item[n].detail.acquirerCustom json:1-4000 APV
-    order.item[n].detail.commodityCode numtext:1-9999999999999999 APV
-    order.item[n].detail.tax[n].amount signeddecimal:1-14 APV
-    order.item[n].detail.tax[n].rate decimal:1-6 APV
-    order.item[n].detail.tax[n].type text:1-127 APV
-    order.item[n].detail.unitDiscountRate decimal:1-6 APV
-    order.item[n].detail.unitTaxRate decimal:1-6 APV
-    order.item[n].detail.unitTaxType text:1-10 APV
-    order.item[n].detail.unspsc numtext:1-9999999999999999 APV
-    order.item[n].detail.upc numtext:1-9999999999999999 APV
-    order.item[n].industryCategory enum:HEALTHCARE_DENTAL|HEALTHCARE_OTHER|HEALTHCARE_PRESCRIPTION|HEALTHCARE_VISION APV
-    order.item[n].name text:1-127 APV
-    order.item[n].quantity decimal:1-30 APV
-    order.item[n].sku text:1-127 APV
-    order.item[n].unitDiscountAmount signeddecimal:1-14 APV
-    order.item[n].unitOfMeasure text:1-10 APV
-    order.item[n].unitPrice signeddecimal:1-14 APV
-    order.item[n].unitTaxAmount signeddecimal:1-14 APV
-    order.itemAmount decimal:1-14 APV
-    order.localTaxRegistrationId text:1-30 APV
-    order.marketplace.retailerLocation enum:DOMESTIC_ONLY|FOREIGN_AND_DOMESTIC|FOREIGN_ONLY APVCR
-    order.merchantCategoryCode digits:4-4 APVCR
-    order.merchantPartnerIdCode digits:1-6 APVCR
-    order.netAmount decimal:1-14 APV
-    order.notificationUrl url APVCRXU
-    order.owningEntity text:1-40 APVCR
-    order.purchaseType enum:ACCOUNT_FUNDING APVCR
-    order.reference text:1-40 APVCRU
-    order.requestorName text:1-100 APV
-    order.shippingAndHandlingAmount decimal:1-14 APV
-    order.shippingAndHandlingTaxAmount decimal:1-14 APV
-    order.shippingAndHandlingTaxRate decimal:1-20 APV
-    order.statementDescriptor.address.city text:1-100 APVCR
-    order.statementDescriptor.address.company text:1-100 APVCR
-    order.statementDescriptor.address.country upper:3-3 APVCR
-    order.statementDescriptor.address.postcodeZip postcode:1-10 APVCR
-    order.statementDescriptor.address.stateProvince text:1-20 APVCR
-    order.statementDescriptor.address.street text:1-100 APVCR
-    order.statementDescriptor.address.street2 text:1-100 APVCR
-    order.statementDescriptor.name text:1-100 APVCR
-    order.statementDescriptor.phone text:1-20 APVCR
-    order.statementDescriptor.websiteUrl url APVCR
-    order.subMerchant.address.city text:1-100 APVCR
-    order.subMerchant.address.company text:1-100 APVCR
-    order.subMerchant.address.country upper:3-3 APVCR
-    order.subMerchant.address.postcodeZip postcode:1-10 APVCR
-    order.subMerchant.address.stateProvince text:1-20 APVCR
-    order.subMerchant.address.street text:1-100 APVCR
-    order.subMerchant.address.street2 text:1-100 APVCR
-    order.subMerchant.bankIndustryCode digits:4-4 APVCR
-    order.subMerchant.disputeContactPhone phone APVCR
-    order.subMerchant.email email APVCR
-    order.subMerchant.governmentCountryCode upper:3-3 APVCR
-    order.subMerchant.identifier text:1-100 APVCR
-    order.subMerchant.marketplaceId text:1-11 APVCR
-    order.subMerchant.phone text:1-20 APVCR
-    order.subMerchant.registeredName text:1-100 APVCR
-    order.subMerchant.tradingName text:1-100 APVCR
-    order.subMerchant.websiteUrl url APVCR
-    order.tax[n].amount decimal:1-14 APV
-    order.tax[n].rate decimal:1-6 APV
-    order.tax[n].type text:1-50 APV
-    order.taxAmount decimal:1-14 APV
-    order.taxRegistrationId text:1-30 APV
-    order.taxStatus enum:EXEMPT|NOT_EXEMPT|NOT_PROVIDED APV
-    order.walletIndicator text:3-3 APVCR
+    order.currency upper:3-3 APVB
+    order.custom.{name} text:1-250 APVCRUB
+    order.customerNote text:1-250 APVCRB
+    order.customerOrderDate date APVB
+    order.customerReference ascii:1-25 APVB
+    order.description text:1-127 APVCRUB
+    order.discount.amount decimal:1-14 APVB
+    order.discount.code text:1-40 APVB
+    order.discount.description text:1-127 APVB
+    order.dutyAmount decimal:1-14 APVB
+    order.gratuityAmount decimal:1-14 APB
+    order.id text:1-40 APVB
+    order.industryPracticePaymentReason enum:DELAYED_CHARGE|NO_SHOW_PENALTY|PARTIAL_SHIPMENT APVCRB
+    order.invoiceNumber text:1-25 APVB
+    order.item[n].brand text:1-127 APVB
+    order.item[n].category text:1-127 APVB
+    order.item[n].description text:1-127 APVB
+    order.item[n].detail.acquirerCustom json:1-4000 APVB
+    order.item[n].detail.commodityCode numtext:1-9999999999999999 APVB
+    order.item[n].detail.tax[n].amount signeddecimal:1-14 APVB
+    order.item[n].detail.tax[n].rate decimal:1-6 APVB
+    order.item[n].detail.tax[n].type text:1-127 APVB
+    order.item[n].detail.unitDiscountRate decimal:1-6 APVB
+    order.item[n].detail.unitTaxRate decimal:1-6 APVB
+    order.item[n].detail.unitTaxType text:1-10 APVB
+    order.item[n].detail.unspsc numtext:1-9999999999999999 APVB
+    order.item[n].detail.upc numtext:1-9999999999999999 APVB
+    order.item[n].industryCategory enum:HEALTHCARE_DENTAL|HEALTHCARE_OTHER|HEALTHCARE_PRESCRIPTION|HEALTHCARE_VISION APVB
+    order.item[n].name text:1-127 APVB
+    order.item[n].quantity decimal:1-30 APVB
+    order.item[n].sku text:1-127 APVB
+    order.item[n].unitDiscountAmount signeddecimal:1-14 APVB
+    order.item[n].unitOfMeasure text:1-10 APVB
+    order.item[n].unitPrice signeddecimal:1-14 APVB
+    order.item[n].unitTaxAmount signeddecimal:1-14 APVB
+    order.itemAmount decimal:1-14 APVB
+    order.localTaxRegistrationId text:1-30 APVB
+    order.marketplace.retailerLocation enum:DOMESTIC_ONLY|FOREIGN_AND_DOMESTIC|FOREIGN_ONLY APVCRB
+    order.merchantCategoryCode digits:4-4 APVCRB
+    order.merchantPartnerIdCode digits:1-6 APVCRB
+    order.netAmount decimal:1-14 APVB
+    order.notificationUrl url APVCRXUB
+    order.owningEntity text:1-40 APVCRB
+    order.purchaseType enum:ACCOUNT_FUNDING APVCRB
+    order.reference text:1-40 APVCRUB
+    order.requestorName text:1-100 APVB
+    order.shippingAndHandlingAmount decimal:1-14 APVB
+    order.shippingAndHandlingTaxAmount decimal:1-14 APVB
+    order.shippingAndHandlingTaxRate decimal:1-20 APVB
+    order.statementDescriptor.address.city text:1-100 APVCRB
+    order.statementDescriptor.address.company text:1-100 APVCRB
+    order.statementDescriptor.address.country upper:3-3 APVCRB
+    order.statementDescriptor.address.postcodeZip postcode:1-10 APVCRB
+    order.statementDescriptor.address.stateProvince text:1-20 APVCRB
+    order.statementDescriptor.address.street text:1-100 APVCRB
+    order.statementDescriptor.address.street2 text:1-100 APVCRB
+    order.statementDescriptor.name text:1-100 APVCRB
+    order.statementDescriptor.phone text:1-20 APVCRB
+    order.statementDescriptor.websiteUrl url APVCRB
+    order.subMerchant.address.city text:1-100 APVCRB
+    order.subMerchant.address.company text:1-100 APVCRB
+    order.subMerchant.address.country upper:3-3 APVCRB
+    order.subMerchant.address.postcodeZip postcode:1-10 APVCRB
+    order.subMerchant.address.stateProvince text:1-20 APVCRB
+    order.subMerchant.address.street text:1-100 APVCRB
+    order.subMerchant.address.street2 text:1-100 APVCRB
+    order.subMerchant.bankIndustryCode digits:4-4 APVCRB
+    order.subMerchant.disputeContactPhone phone APVCRB
+    order.subMerchant.email email APVCRB
+    order.subMerchant.governmentCountryCode upper:3-3 APVCRB
+    order.subMerchant.identifier text:1-100 APVCRB
+    order.subMerchant.marketplaceId text:1-11 APVCRB
+    order.subMerchant.phone text:1-20 APVCRB
+    order.subMerchant.registeredName text:1-100 APVCRB
+    order.subMerchant.tradingName text:1-100 APVCRB
+    order.subMerchant.websiteUrl url APVCRB
+    order.tax[n].amount decimal:1-14 APVB
+    order.tax[n].rate decimal:1-6 APVB
+    order.tax[n].type text:1-50 APVB
+    order.taxAmount decimal:1-14 APVB
+    order.taxRegistrationId text:1-30 APVB
+    order.taxStatus enum:EXEMPT|NOT_EXEMPT|NOT_PROVIDED APVB
+    order.walletIndicator text:3-3 APVCRB
     order.walletProvider enum:AMEX_EXPRESS_CHECKOUT|APPLE_PAY|CHASE_PAY|GOOGLE_PAY|MASTERPASS_ONLINE|SAMSUNG_PAY|SECURE_REMOTE_COMMERCE|VISA_CHECKOUT APVCR
 
     paymentPlan.externalPlanId alnum:1-10 APR
@@ -355,33 +359,33 @@ let transactionRequestCatalogueText = #"""
     posTerminal.store.id text:1-255 APVCR
     posTerminal.store.name text:1-255 APVCR
 
-    responseControls.sensitiveData text:1-50 APVCRXU
+    responseControls.sensitiveData text:1-50 APVCRXUB
 
-    risk.bypassMerchantRiskRules enum:ALL APV
-    risk.custom.{name} text:1-256 APV
+    risk.bypassMerchantRiskRules enum:ALL APVB
+    risk.custom.{name} text:1-256 APVB
 
     session.id ascii:31-35 APVCR
     session.version ascii:10-10 APVCR
 
-    shipping.address.city text:1-100 APVCR
-    shipping.address.company text:1-100 APVCR
-    shipping.address.country upper:3-3 APVCR
-    shipping.address.postcodeZip postcode:1-10 APVCR
-    shipping.address.sameAsBilling enum:DIFFERENT|SAME|UNKNOWN APVCR
-    shipping.address.source enum:ADDRESS_ON_FILE|NEW_ADDRESS APVCR
-    shipping.address.stateProvince text:1-20 APVCR
-    shipping.address.stateProvinceCode text:1-3 APVCR
-    shipping.address.street text:1-100 APVCR
-    shipping.address.street2 text:1-100 APVCR
-    shipping.contact.email email APVCR
-    shipping.contact.firstName text:1-50 APVCR
-    shipping.contact.lastName text:1-50 APVCR
-    shipping.contact.mobilePhone phone APVCR
-    shipping.contact.phone phone APVCR
-    shipping.firstName text:1-50 APVCR max=62
-    shipping.lastName text:1-50 APVCR max=62
-    shipping.method enum:ELECTRONIC|GROUND|NOT_SHIPPED|OVERNIGHT|PICKUP|PRIORITY|SAME_DAY APVCR
-    shipping.origin.postcodeZip postcode:1-10 APVCR
+    shipping.address.city text:1-100 APVCRB
+    shipping.address.company text:1-100 APVCRB
+    shipping.address.country upper:3-3 APVCRB
+    shipping.address.postcodeZip postcode:1-10 APVCRB
+    shipping.address.sameAsBilling enum:DIFFERENT|SAME|UNKNOWN APVCRB
+    shipping.address.source enum:ADDRESS_ON_FILE|NEW_ADDRESS APVCRB
+    shipping.address.stateProvince text:1-20 APVCRB
+    shipping.address.stateProvinceCode text:1-3 APVCRB
+    shipping.address.street text:1-100 APVCRB
+    shipping.address.street2 text:1-100 APVCRB
+    shipping.contact.email email APVCRB
+    shipping.contact.firstName text:1-50 APVCRB
+    shipping.contact.lastName text:1-50 APVCRB
+    shipping.contact.mobilePhone phone APVCRB
+    shipping.contact.phone phone APVCRB
+    shipping.firstName text:1-50 APVCRB max=62
+    shipping.lastName text:1-50 APVCRB max=62
+    shipping.method enum:ELECTRONIC|GROUND|NOT_SHIPPED|OVERNIGHT|PICKUP|PRIORITY|SAME_DAY APVCRB
+    shipping.origin.postcodeZip postcode:1-10 APVCRB
 
     sourceOfFunds.provided.card.accountType enum:CHECKING|SAVINGS APVR
     sourceOfFunds.provided.card.devicePayment.applicationData base64:1-4096 APV
@@ -414,16 +418,16 @@ let transactionRequestCatalogueText = #"""
     sourceOfFunds.provided.card.track2 text:2-40 APVR secret
     sourceOfFunds.token alnum:1-40 APVR
     sourceOfFunds.tokenRequestorID alnum:11-11 APVR
-    sourceOfFunds.type enum:ACH|CARD|DIRECT_DEBIT_CANADA|EBT_CARD|GIFT_CARD|PAYSAFECARD|SCHEME_TOKEN|SEPA APVR
+    sourceOfFunds.type enum:ACH|CARD|DIRECT_DEBIT_CANADA|EBT_CARD|GIFT_CARD|PAYSAFECARD|SCHEME_TOKEN|SEPA|BROWSER_PAYMENT|PAYPAL APVRB
 
-    transaction.acquirer.customData text:1-2048 APVCRXU
-    transaction.acquirer.traceId text:1-15 APVCR
-    transaction.acquirer.transactionId text:1-100 APVCR
+    transaction.acquirer.customData text:1-2048 APVCRXUB
+    transaction.acquirer.traceId text:1-15 APVCRB
+    transaction.acquirer.transactionId text:1-100 APVCRB
     transaction.amount decimal:1-14 CRU
     transaction.currency upper:3-3 CRU
     transaction.discountAmount decimal:1-14 CR
     transaction.dutyAmount number:1000000000000:3 CR
-    transaction.frequency enum:INSTALLMENT|RECURRING|SINGLE APV max=53
+    transaction.frequency enum:INSTALLMENT|RECURRING|SINGLE APVB max=53
     transaction.item[n].brand text:1-127 CR
     transaction.item[n].category text:1-127 CR
     transaction.item[n].description text:1-127 CR
@@ -446,18 +450,18 @@ let transactionRequestCatalogueText = #"""
     transaction.item[n].unitPrice signeddecimal:1-14 CR
     transaction.item[n].unitTaxAmount signeddecimal:1-14 CR
     transaction.itemAmount decimal:1-14 CR
-    transaction.merchantNote text:1-250 APVCRXU
+    transaction.merchantNote text:1-250 APVCRXUB
     transaction.priorApproval enum:REQUESTED R
-    transaction.reference text:1-40 APVCRXU
-    transaction.resubmission boolean APR
-    transaction.serviceLocation.city text:1-100 APCR
-    transaction.serviceLocation.country upper:3-3 APCR
-    transaction.serviceLocation.postCodeZip postcode:1-10 APCR
-    transaction.serviceLocation.stateProvinceCode text:1-3 APCR
+    transaction.reference text:1-40 APVCRXUB
+    transaction.resubmission boolean APRB
+    transaction.serviceLocation.city text:1-100 APCRB
+    transaction.serviceLocation.country upper:3-3 APCRB
+    transaction.serviceLocation.postCodeZip postcode:1-10 APCRB
+    transaction.serviceLocation.stateProvinceCode text:1-3 APCRB
     transaction.shippingAndHandlingAmount decimal:1-14 CR
     transaction.shippingAndHandlingTaxAmount number:1000000000000:3 CR
     transaction.shippingAndHandlingTaxRate number:1000000000000000000:4 CR
-    transaction.source enum:CALL_CENTRE|CARD_PRESENT|INTERNET|MAIL_ORDER|MERCHANT|MOTO|PAYER_PRESENT|TELEPHONE_ORDER|VOICE_RESPONSE APVCRU
+    transaction.source enum:CALL_CENTRE|CARD_PRESENT|INTERNET|MAIL_ORDER|MERCHANT|MOTO|PAYER_PRESENT|TELEPHONE_ORDER|VOICE_RESPONSE APVCRUB
     transaction.targetTransactionId text:1-40 CRX
     transaction.tax[n].amount decimal:1-14 CR
     transaction.tax[n].rate decimal:1-6 CR
@@ -491,7 +495,7 @@ let transactionRequestCatalogueText = #"""
     device.browserDetails.screenHeight integer:1-999999 Y
     device.browserDetails.screenWidth integer:1-999999 Y
     device.browserDetails.timeZone integer:-840-720 Y
-    sourceOfFunds.type enum:ACH|CARD|DIRECT_DEBIT_CANADA|EBT_CARD|GIFT_CARD|PAYSAFECARD|SCHEME_TOKEN|SEPA IY
+    sourceOfFunds.type enum:ACH|CARD|DIRECT_DEBIT_CANADA|EBT_CARD|GIFT_CARD|PAYSAFECARD|SCHEME_TOKEN|SEPA|BROWSER_PAYMENT|PAYPAL IY
     sourceOfFunds.provided.card.number digits:9-19 I secret
     sourceOfFunds.provided.card.expiry.month month I
     sourceOfFunds.provided.card.expiry.year regex:\d{2}|\d{4} I
@@ -499,4 +503,14 @@ let transactionRequestCatalogueText = #"""
     sourceOfFunds.token alnum:1-40 IY
     session.id ascii:31-35 IY
     session.version ascii:10-10 IY
+
+    # INITIATE_BROWSER_PAYMENT (issue 64): a payment at a browser payment provider (PayPal), from its
+    # Initiate Browser Payment page as we know it: the order and request-wide groups PAY takes (B is
+    # added to them above; not the card, token, session, 3-D Secure or wallet fields), and these.
+    browserPayment.operation enum:AUTHORIZE|PAY B
+    browserPayment.returnUrl url B
+    browserPayment.paypal.paymentConfirmation enum:CONFIRM_AT_PROVIDER|CONFIRM_AT_MERCHANT B
+    browserPayment.paypal.displayShippingAddress boolean B
+    browserPayment.paypal.overrideShippingAddress boolean B
+    sourceOfFunds.browserPayment.type enum:PAYPAL B
     """#

@@ -39,6 +39,8 @@ struct RequestCatalogue: Sendable {
         "U": .updateAuthorization,
         // 3-D Secure.
         "I": .authentication(.initiateAuthentication), "Y": .authentication(.authenticatePayer),
+        // Issue 64.
+        "B": .browserPayment(.initiate),
     ]
 
     /// The transaction request, from the embedded catalogue. The catalogue is checked by a test,

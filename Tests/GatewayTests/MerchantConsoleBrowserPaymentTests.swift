@@ -1,0 +1,39 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import Gateway
+
+/// Issue 64: the console's order page shows a PayPal payment: no card, the provider and the
+/// payer's interaction with it.
+@Suite("Merchant Administration: a browser payment's order page")
+struct MerchantConsoleBrowserPaymentTests {
+    let console = MerchantConsoleTests()
+
+    static let initiate = Data(
+        #"{"apiOperation":"INITIATE_BROWSER_PAYMENT","browserPayment":{"operation":"PAY","returnUrl":"https://merchant.example/return"},"order":{"amount":"25.00","currency":"USD","reference":"TEST-SUCCEED"},"sourceOfFunds":{"type":"BROWSER_PAYMENT","browserPayment":{"type":"PAYPAL"}}}"#
+            .utf8
+    )
+
+    @Test("the provider and the interaction are shown, and no card")
+    func browserPayment() async throws {
+        let services = try await console.console()
+        try await console.application(services).test(.router) { client in
+            try await console.addOperators(services)
+            let initiated = try await client.put(TestGateway.path(order: "ma-paypal", transaction: "t-1"), Self.initiate)
+            #expect(initiated.status == .created)
+            let redirectUrl = try #require(initiated.string("browserPayment.redirectUrl"))
+            let sealed = try #require(URLComponents(string: redirectUrl)?.queryItems?.first { $0.name == "interaction" }?.value)
+
+            let browser = ConsoleBrowser(client)
+            let decided = try await browser.post("/browserPayment/paypal/decision", [("interaction", sealed), ("decision", "APPROVE")])
+            #expect(decided.status == .ok)
+            _ = try await browser.login(merchant: TestGateway.merchantId, name: "victor", password: MerchantConsoleTests.viewerPassword)
+            let html = try await browser.get("/ma/orders/ma-paypal").html
+            #expect(html.contains("<h3>t-1: PAYMENT 25.00 USD</h3>"))
+            #expect(html.contains("<dt>Browser payment</dt><dd>PAYPAL, interaction RETURNED_TO_MERCHANT "))
+            #expect(html.contains("<dt>Card</dt><dd>none</dd>"))
+        }
+    }
+}
