@@ -27,7 +27,8 @@ extension PaymentProcessor {
             throw PaymentRejection.token(.gatewayMerchantMismatch(named))
         }
         let card = message.paymentMethodDetails
-        let expiry = CardExpiry(month: card.expirationMonth, year: card.expirationYear)
+        // Google gives a four-digit year; cards here keep two digits, as the store and the test rules do.
+        let expiry = CardExpiry(month: card.expirationMonth, year: card.expirationYear % 100)
         let masked = CardNumberMask.mask(card.pan)
         // CRYPTOGRAM_3DS is a device token with its cryptogram (a device payment, as Apple Pay's);
         // PAN_ONLY is the card itself, which 3-D Secure may authenticate like a typed-in one.
