@@ -45,7 +45,8 @@ struct TestGateway: Sendable {
         requestFingerprintKey: [UInt8]? = nil,
         tokens: TokenRepository? = nil,
         newChainsPerSecond: Int = GatewayConfiguration().newChainsPerSecond,
-        stageTracePath: String? = nil
+        stageTracePath: String? = nil,
+        googlePay: Bool = false
     ) async throws {
         let directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
@@ -88,6 +89,14 @@ struct TestGateway: Sendable {
             .init(id: Self.otherMerchantId, apiPasswords: [Self.otherPassword], identities: [], amountMatching: .both),
         ]
         configuration.sessions.lifetime = sessionLifetime
+        // The sandbox Google root is made in the test's directory, not the working directory's data/.
+        configuration.googlePaySandboxDirectory = directory.appendingPathComponent("google-pay-sandbox").path
+        if googlePay {
+            configuration.merchants[0].googlePay = GooglePaySettings(
+                gatewayId: GooglePaySettings.defaultGatewayId,
+                privateKeyPaths: [Self.sandboxFile("google-pay-key.pem")]
+            )
+        }
         if let requestFingerprintKey { configuration.requestFingerprintKey = requestFingerprintKey }
         services = try GatewayDependencies(configuration: configuration, clock: clock)
     }
