@@ -121,7 +121,7 @@ struct SandboxGooglePayWebTests {
         }
     }
 
-    @Test("production mode has neither the script nor the mint endpoint, nor Google Pay on the payment page")
+    @Test("production mode has neither the script nor the mint endpoint")
     func notInProduction() async throws {
         let gateway = try await TestGateway(mode: .production, googlePay: true)
         try await gateway.application.test(.live) { client in
