@@ -224,6 +224,8 @@ let package = Package(
                 "ApplePaySandbox",
                 "ApplePayToken",
                 "GatewayCore",
+                "GooglePaySandbox",
+                "GooglePayToken",
                 "GatewayHTTP",
                 "MPGSAPI",
                 "WireJSON",

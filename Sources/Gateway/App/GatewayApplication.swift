@@ -84,6 +84,7 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
         maxBodyBytes: services.configuration.limits.maxBodyBytes
     ).register(on: router)
     var sandboxApplePay: SandboxApplePayRoutes?
+    var sandboxGooglePay: SandboxGooglePayRoutes?
     if services.configuration.mode == .sandbox {
         ACSRoutes(processor: authentications, maxBodyBytes: services.configuration.limits.maxBodyBytes).register(on: router)
         if let threeDS1 = authentications.threeDS1 {
@@ -106,11 +107,22 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
             )
             sandboxApplePay?.register(on: router)
         }
+        // Google Pay's pay.js and the token its sheet gets (issue 65).
+        if let minter = services.googlePayMinter {
+            sandboxGooglePay = SandboxGooglePayRoutes(
+                merchants: services.merchants,
+                minter: minter,
+                maxBodyBytes: services.configuration.limits.maxBodyBytes,
+                clock: services.clock
+            )
+            sandboxGooglePay?.register(on: router)
+        }
     }
     // Hosted Checkout: the scripts, the payment page and its payments (issue 60).
     HostedCheckoutRoutes(
         payments: HostedCheckoutPayments(routes: routes),
         sandboxApplePay: sandboxApplePay,
+        sandboxGooglePay: sandboxGooglePay,
         maxBodyBytes: services.configuration.limits.maxBodyBytes
     ).register(on: router)
     // A pointer for a browser opening the gateway's address (issue 62).

@@ -8,21 +8,28 @@ extension HostedCheckoutPayments {
     /// `devicePayment.paymentToken`), so it is verified and decrypted exactly as there. With
     /// operation NONE the token goes into the session for the merchant to pay with.
     package func payWithApplePay(_ checkout: Checkout, paymentData: JSONValue, logger: Logger) async throws -> Outcome {
-        if checkout.settings.hasTimedOut(at: routes.sessions.clock()) { return .timedOut }
-        // Said in words here; the session's own rule refuses the update anyway.
-        if checkout.session.stored.isHeldByPayment { return .retry(message: Self.beingPaid) }
         guard case .object = paymentData else {
             throw GatewayError.invalid("paymentData", "paymentData must be the Apple Pay payment token's paymentData object")
         }
+        return try await payWithWallet(
+            checkout,
+            walletProvider: "APPLE_PAY",
+            paymentToken: String(decoding: paymentData.serialized(), as: UTF8.self),
+            logger: logger
+        )
+    }
+
+    /// A wallet's token paid as the API pays it (`order.walletProvider`, the token in
+    /// `devicePayment.paymentToken`), or with operation NONE put into the session.
+    func payWithWallet(_ checkout: Checkout, walletProvider: String, paymentToken: String, logger: Logger) async throws -> Outcome {
+        if checkout.settings.hasTimedOut(at: routes.sessions.clock()) { return .timedOut }
+        // Said in words here; the session's own rule refuses the update anyway.
+        if checkout.session.stored.isHeldByPayment { return .retry(message: Self.beingPaid) }
         let wallet: JSONValue = .object([
-            "order": .object(["walletProvider": .string("APPLE_PAY")]),
+            "order": .object(["walletProvider": .string(walletProvider)]),
             "sourceOfFunds": .object([
                 "type": .string("CARD"),
-                "provided": .object([
-                    "card": .object([
-                        "devicePayment": .object(["paymentToken": .string(String(decoding: paymentData.serialized(), as: UTF8.self))])
-                    ])
-                ]),
+                "provided": .object(["card": .object(["devicePayment": .object(["paymentToken": .string(paymentToken)])])]),
             ]),
         ])
         guard let operation = checkout.settings.operation.paymentOperation else {

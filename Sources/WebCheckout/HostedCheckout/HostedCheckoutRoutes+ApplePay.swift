@@ -12,10 +12,10 @@ import WireJSON
 extension HostedCheckoutRoutes {
     func registerApplePay(on router: Router<GatewayRequestContext>) {
         router.post("/checkout/applepay/:sessionId/validate") { request, context in
-            await applePay(request, context) { checkout, _ in try validate(checkout, request) }
+            await walletRequest(request, context) { checkout, _ in try validate(checkout, request) }
         }
         router.post("/checkout/applepay/:sessionId/pay") { request, context in
-            await applePay(request, context) { checkout, fields in try await pay(checkout, fields, context) }
+            await walletRequest(request, context) { checkout, fields in try await pay(checkout, fields, context) }
         }
         router.refuseMethods(except: [.post], on: "/checkout/applepay/:sessionId/validate")
         router.refuseMethods(except: [.post], on: "/checkout/applepay/:sessionId/pay")
@@ -38,7 +38,16 @@ extension HostedCheckoutRoutes {
         guard let paymentData = fields["paymentData"] else {
             throw GatewayError.invalidBrowserRequest("paymentData", "Missing parameter 'paymentData': the Apple Pay payment's token.paymentData")
         }
-        switch try await payments.payWithApplePay(checkout, paymentData: paymentData, logger: context.logger) {
+        return walletAnswer(
+            try await payments.payWithApplePay(checkout, paymentData: paymentData, logger: context.logger),
+            checkout,
+            wallet: "Apple Pay"
+        )
+    }
+
+    /// What the page's script hears after a wallet payment: where to go next, or why not.
+    func walletAnswer(_ outcome: HostedCheckoutPayments.Outcome, _ checkout: HostedCheckoutPayments.Checkout, wallet: String) -> JSONValue {
+        switch outcome {
         case .completed(let indicator, let version, _):
             return .object([
                 "result": .string("SUCCESS"), "next": .string(completionURL(checkout, resultIndicator: indicator, sessionVersion: version)),
@@ -49,14 +58,14 @@ extension HostedCheckoutRoutes {
             return .object(["result": .string("FAILURE"), "message": .string("The time to complete this payment has run out."), "next": .null])
         case .challenge, .invalid:
             return .object([
-                "result": .string("FAILURE"), "message": .string("Apple Pay could not be used for this payment. Pay by card instead."), "next": .null,
+                "result": .string("FAILURE"), "message": .string("\(wallet) could not be used for this payment. Pay by card instead."), "next": .null,
             ])
         }
     }
 
     /// Reads the JSON body, checks the form token, runs `handler` and answers its JSON, or the
     /// refusal as `{"result":"ERROR","message":…}`.
-    private func applePay(
+    func walletRequest(
         _ request: Request,
         _ context: GatewayRequestContext,
         _ handler: (HostedCheckoutPayments.Checkout, JSONValue) async throws -> JSONValue
@@ -78,7 +87,7 @@ extension HostedCheckoutRoutes {
         }
     }
 
-    private static func failure(_ message: String) -> JSONValue {
+    static func failure(_ message: String) -> JSONValue {
         .object(["result": .string("ERROR"), "message": .string(message)])
     }
 

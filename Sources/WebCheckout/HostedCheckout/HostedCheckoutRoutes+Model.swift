@@ -33,6 +33,7 @@ extension HostedCheckoutRoutes {
             fieldErrors: [:],
             message: nil,
             applePay: embedded ? nil : applePayOffer(checkout),
+            googlePay: embedded ? nil : googlePayOffer(checkout),
             secondsLeft: secondsLeft
         )
     }

@@ -20,15 +20,24 @@ import WireJSON
 /// - `GET /checkout/pay/{sessionId}`, `GET /checkout/embedded/{sessionId}`: the page
 /// - `POST /checkout/pay/{sessionId}[/authenticated|/cancel]`: the card form, the ACS's return, Cancel
 /// - `POST /checkout/applepay/{sessionId}/validate|pay`: Apple Pay on the page (sandbox)
+/// - `POST /checkout/googlepay/{sessionId}/pay`: Google Pay on the page (sandbox)
 package struct HostedCheckoutRoutes: Sendable {
     let payments: HostedCheckoutPayments
     /// The sandbox's Apple Pay (merchant sessions it signs, its sheet's script); nil in production.
     let sandboxApplePay: SandboxApplePayRoutes?
+    /// The sandbox's Google Pay (its sheet's script and tokens); nil in production.
+    let sandboxGooglePay: SandboxGooglePayRoutes?
     let maxBodyBytes: Int
 
-    package init(payments: HostedCheckoutPayments, sandboxApplePay: SandboxApplePayRoutes?, maxBodyBytes: Int) {
+    package init(
+        payments: HostedCheckoutPayments,
+        sandboxApplePay: SandboxApplePayRoutes?,
+        sandboxGooglePay: SandboxGooglePayRoutes? = nil,
+        maxBodyBytes: Int
+    ) {
         self.payments = payments
         self.sandboxApplePay = sandboxApplePay
+        self.sandboxGooglePay = sandboxGooglePay
         self.maxBodyBytes = maxBodyBytes
     }
 
@@ -37,6 +46,7 @@ package struct HostedCheckoutRoutes: Sendable {
         registerShowPage(on: router)
         registerPage(on: router)
         registerApplePay(on: router)
+        registerGooglePay(on: router)
     }
 
     private func registerScripts(on router: Router<GatewayRequestContext>) {

@@ -45,7 +45,9 @@ struct TestGateway: Sendable {
         requestFingerprintKey: [UInt8]? = nil,
         tokens: TokenRepository? = nil,
         newChainsPerSecond: Int = GatewayConfiguration().newChainsPerSecond,
-        stageTracePath: String? = nil
+        stageTracePath: String? = nil,
+        /// The merchant has the sandbox Google Pay key, as the sandbox defaults give it.
+        googlePay: Bool = true
     ) async throws {
         let directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
@@ -70,7 +72,6 @@ struct TestGateway: Sendable {
         // own, short, timeouts.
         configuration.storeTimeout = PostgresTestServer.generousStoreTimeout
         configuration.sandboxAuthorityDirectory = authorityDirectory.path
-        configuration.googlePaySandboxDirectory = authorityDirectory.path + "-google-pay"
         configuration.merchants = [
             .init(
                 id: Self.merchantId,
@@ -84,12 +85,19 @@ struct TestGateway: Sendable {
                 },
                 amountMatching: .both,
                 radialDecrypt: radialDecrypt,
-                tokens: tokens,
-                googlePay: GooglePaySettings(gatewayId: "mpgs", privateKeyPaths: [Self.sandboxFile("google-pay-key.pem")])
+                tokens: tokens
             ),
             .init(id: Self.otherMerchantId, apiPasswords: [Self.otherPassword], identities: [], amountMatching: .both),
         ]
         configuration.sessions.lifetime = sessionLifetime
+        // The sandbox Google root is made in the test's directory, not the working directory's data/.
+        configuration.googlePaySandboxDirectory = directory.appendingPathComponent("google-pay-sandbox").path
+        if googlePay {
+            configuration.merchants[0].googlePay = GooglePaySettings(
+                gatewayId: GooglePaySettings.defaultGatewayId,
+                privateKeyPaths: [Self.sandboxFile("google-pay-key.pem")]
+            )
+        }
         if let requestFingerprintKey { configuration.requestFingerprintKey = requestFingerprintKey }
         services = try GatewayDependencies(configuration: configuration, clock: clock)
     }

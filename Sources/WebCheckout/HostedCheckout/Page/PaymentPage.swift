@@ -19,6 +19,8 @@ enum PaymentPage {
                 <section class="pay" aria-labelledby="pay-heading">
                 <h2 id="pay-heading">\(model.operation == .none ? "Card details" : "Payment")</h2>
                 \(model.applePay == nil ? "" : applePayButton)
+                \(model.googlePay == nil ? "" : googlePayButton)
+                \(model.applePay == nil && model.googlePay == nil ? "" : walletOr)
                 <form id="card-form" method="post" action="\(sessionPath)" novalidate>
                 \(hiddenFields(model))
                 \(field(model, id: "card-number", name: "cardNumber", label: "Card number", autocomplete: "cc-number", numeric: true, value: ""))
@@ -39,6 +41,7 @@ enum PaymentPage {
                 </main>
                 \(pageData(model))
                 \(model.applePay?.scriptPath.map { "<script src=\"\(escape($0))\"></script>" } ?? "")
+                \(model.googlePay?.scriptPath.map { "<script src=\"\(escape($0))\"></script>" } ?? "")
                 <script src="/checkout/assets/page.js"></script>
                 """
         )
@@ -124,6 +127,15 @@ enum PaymentPage {
     private static let applePayButton = """
         <button type="button" id="apple-pay-button" class="apple-pay" aria-label="Apple Pay" hidden>\
         <span aria-hidden="true">Apple Pay</span></button>
+        """
+
+    /// Where page.js puts the button Google's `createButton` makes.
+    private static let googlePayButton = """
+        <div id="google-pay-button" class="google-pay" hidden></div>
+        """
+
+    /// Shown once whichever wallet button the script reveals (its id is Apple Pay's, as before).
+    private static let walletOr = """
         <p class="or" id="apple-pay-or" hidden>or pay by card</p>
         """
 
@@ -183,6 +195,13 @@ enum PaymentPage {
                 "total": .object(["label": .string(offer.totalLabel), "amount": .string(offer.amount)]),
                 "supportedNetworks": .array(offer.supportedNetworks.map(JSONValue.string)),
                 "merchantCapabilities": .array(offer.merchantCapabilities.map(JSONValue.string)),
+            ])
+        }
+        if let offer = model.googlePay {
+            data["googlePay"] = .object([
+                "gateway": .string(offer.gateway), "gatewayMerchantId": .string(offer.gatewayMerchantId),
+                "merchantName": .string(offer.merchantName), "currencyCode": .string(offer.currencyCode),
+                "totalPrice": .string(offer.totalPrice),
             ])
         }
         let json = String(decoding: JSONValue.object(data).serialized(), as: UTF8.self)

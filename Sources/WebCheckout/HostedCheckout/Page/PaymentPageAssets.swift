@@ -34,13 +34,15 @@ enum PaymentPageAssets {
         button.primary[disabled]{background:#4b5563;cursor:progress}
         button.secondary{background:#fff;color:#1f2937;border:1px solid #6b7280;margin-top:.75rem}
         button.apple-pay{background:#000;color:#fff;border:0;font-size:1.125rem;letter-spacing:.02em}
+        .google-pay{margin-top:.75rem}.google-pay button{width:100%}
         .or{text-align:center;color:#4b5563;margin:.75rem 0}
         :focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
         @media (max-width:400px){.checkout{margin:0;border-radius:0;padding:1rem}}
         """
 
     /// The page's behaviour beyond plain forms: one submit at a time, focus on the first error,
-    /// Apple Pay (shown only where `ApplePaySession` can pay), the payer's time running out,
+    /// Apple Pay (shown only where `ApplePaySession` can pay), Google Pay (shown when
+    /// `isReadyToPay` says so), the payer's time running out,
     /// and, in an iframe, telling the merchant page's script its height and how the page ended.
     static let script = #"""
         (function () {
@@ -110,11 +112,59 @@ enum PaymentPageAssets {
           var button = document.getElementById('apple-pay-button');
           var canPay = false;
           try { canPay = !!(data.applePay && window.ApplePaySession && window.ApplePaySession.canMakePayments()); } catch (e) { canPay = false; }
-          if (button && canPay) {
-            button.hidden = false;
+          function showWalletOr() {
             var or = document.getElementById('apple-pay-or');
             if (or) or.hidden = false;
+          }
+          if (button && canPay) {
+            button.hidden = false;
+            showWalletOr();
             button.addEventListener('click', payWithApplePay);
+          }
+
+          // Google Pay: Google's own sequence, isReadyToPay -> createButton -> loadPaymentData.
+          var googleSlot = document.getElementById('google-pay-button');
+          var googleApi = window.google && window.google.payments && window.google.payments.api;
+          var googleClient = null;
+          function googleCard(withTokenization) {
+            var card = { type: 'CARD', parameters: { allowedAuthMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
+              allowedCardNetworks: ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'] } };
+            if (withTokenization) {
+              card.tokenizationSpecification = { type: 'PAYMENT_GATEWAY',
+                parameters: { gateway: data.googlePay.gateway, gatewayMerchantId: data.googlePay.gatewayMerchantId } };
+            }
+            return card;
+          }
+          if (googleSlot && data.googlePay && googleApi && googleApi.PaymentsClient) {
+            try {
+              googleClient = new googleApi.PaymentsClient({ environment: 'TEST' });
+              googleClient.isReadyToPay({ apiVersion: 2, apiVersionMinor: 0, allowedPaymentMethods: [googleCard(false)] }).then(function (ready) {
+                if (!ready || !ready.result) return;
+                googleSlot.appendChild(googleClient.createButton({ onClick: payWithGooglePay, buttonType: 'pay', buttonSizeMode: 'fill' }));
+                googleSlot.hidden = false;
+                showWalletOr();
+              }, function () { /* no Google Pay here: the card form remains */ });
+            } catch (e) { googleClient = null; }
+          }
+
+          function payWithGooglePay() {
+            var offer = data.googlePay;
+            googleClient.loadPaymentData({
+              apiVersion: 2, apiVersionMinor: 0, allowedPaymentMethods: [googleCard(true)],
+              merchantInfo: { merchantName: offer.merchantName },
+              transactionInfo: { totalPriceStatus: 'FINAL', totalPrice: offer.totalPrice, currencyCode: offer.currencyCode,
+                checkoutOption: 'COMPLETE_IMMEDIATE_PURCHASE' }
+            }).then(function (paymentData) {
+              say('Processing…');
+              return post('/checkout/googlepay/' + encodeURIComponent(data.sessionId) + '/pay',
+                { formToken: data.formToken, paymentData: paymentData }).then(function (answer) {
+                if (answer.result === 'SUCCESS' && answer.next) { window.location.href = answer.next; return; }
+                say(answer.message || 'The payment was not completed. Try again or pay by card.');
+              }, function () { say('The payment could not be sent. Check your connection and try again.'); });
+            }, function (error) {
+              if (error && error.statusCode === 'CANCELED') return;
+              say('Google Pay could not be used: ' + ((error && error.statusMessage) || 'try again or pay by card.'));
+            });
           }
 
           function post(path, body) {

@@ -39,6 +39,7 @@ package struct PaymentPageModel: Sendable {
     /// A page-level message: a decline, a failed authentication.
     package var message: String?
     package var applePay: ApplePayOffer?
+    package var googlePay: GooglePayOffer? = nil
     /// The payer's time left: the page's script posts the cancel form as a timeout at zero.
     package var secondsLeft: Int?
 }
@@ -59,5 +60,17 @@ package struct ApplePayOffer: Sendable {
     var supportedNetworks: [String]
     var merchantCapabilities: [String]
     /// The sandbox's `ApplePaySession`, loaded before the page's script; nil in production.
+    var scriptPath: String?
+}
+
+/// What the page's script needs for Google Pay's `loadPaymentData`: the tokenization parameters
+/// naming the checkout's merchant, and the total.
+package struct GooglePayOffer: Sendable {
+    var gateway: String
+    var gatewayMerchantId: String
+    var merchantName: String
+    var currencyCode: String
+    var totalPrice: String
+    /// The sandbox's `google.payments.api`, loaded before the page's script; nil in production.
     var scriptPath: String?
 }
