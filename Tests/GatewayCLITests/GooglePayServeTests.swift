@@ -136,31 +136,47 @@ struct GooglePayServeTests {
         #expect(String(decoding: second.body, as: UTF8.self).contains("Google Pay token rejected: REPLAYED"))
     }
 
-    @Test("production needs googlePay.rootKeys for a merchant with Google Pay keys, and names a key file it cannot use")
-    func productionConfiguration() throws {
+    @Test("production without googlePay.rootKeys starts with Google Pay off and says so; a key file it cannot use is refused")
+    func productionConfiguration() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpay-config-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = ServeCommandTests.packageRoot.appendingPathComponent("Config/sandbox/google-pay-key.pem").path
-        func check(_ extra: String) throws -> Gateway.Result {
+        func configuration(_ extra: String) throws -> String {
             let path = directory.appendingPathComponent("gateway-\(UUID().uuidString).json").path
             let text = """
                 {"mode": "production", "store": {"url": "sqlite://\(directory.path)/g.sqlite"}, "merchants": ["SHOP"],
                  "merchant": {"SHOP": {"apiPasswords": ["00112233445566778899aabbccddeeff"], "googlePay": {"privateKeys": ["\(key)"]}}}\(extra)}
                 """
             try text.write(toFile: path, atomically: true, encoding: .utf8)
-            return try Gateway.run(["check-config", "--config", path])
+            return path
         }
-        let missing = try check("")
-        #expect(missing.status == 78 && missing.stderr.contains("googlePay.rootKeys"), "\(missing.stderr)")
-        let unusable = try check(#", "googlePay": {"rootKeys": "\#(key)"}"#)
+        let unusable = try Gateway.run(["check-config", "--config", try configuration(#", "googlePay": {"rootKeys": "\#(key)"}"#)])
         #expect(unusable.status == 78 && unusable.stderr.contains("googlePay.rootKeys"), "\(unusable.stderr)")
         let keysFile = directory.appendingPathComponent("keys.json").path
         try
             #"{"keys":[{"keyValue":"MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEGnJ7Yo1sX9b4kr4Aa5uq58JRQfzD8bIJXw7WXaap/hVE+PnFxvjx4nVxt79SdRuUVeu++HZD0cGAv4IOznc96w==","protocolVersion":"ECv2"}]}"#
             .write(toFile: keysFile, atomically: true, encoding: .utf8)
-        let configured = try check(#", "googlePay": {"rootKeys": "\#(keysFile)"}"#)
+        let configured = try Gateway.run(["check-config", "--config", try configuration(#", "googlePay": {"rootKeys": "\#(keysFile)"}"#)])
         #expect(configured.status == 0, "\(configured.stderr)")
+
+        // Without the root keys: the gateway starts, its start-up line names the merchant whose
+        // Google Pay is off, and a Google Pay token is refused as for a merchant without a key.
+        let store = directory.appendingPathComponent("serve.sqlite")
+        let gateway = try await RunningGateway(store: store, environment: ["GATEWAY_MODE": "production"])
+        defer { gateway.process.terminate() }
+        #expect(gateway.startLine.contains("Google Pay off for TESTMERCHANT: production needs googlePay.rootKeys"), "\(gateway.startLine)")
+        let refused = try await ReplicaCluster.send(
+            port: gateway.port,
+            "/order/gp-production/transaction/1",
+            body: Self.body(
+                "PAY",
+                amount: "1.00",
+                token:
+                    #"{"protocolVersion":"ECv2","signature":"AA==","intermediateSigningKey":{"signedKey":"{}","signatures":["AA=="]},"signedMessage":"{}"}"#
+            )
+        )
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("GOOGLE_PAY_NOT_ENABLED"), "\(String(decoding: refused.body, as: UTF8.self))")
     }
 
     // MARK: - Helpers

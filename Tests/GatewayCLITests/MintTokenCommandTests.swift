@@ -73,6 +73,7 @@ struct MintTokenCommandTests {
         defer { server.process.terminate() }
         #expect(server.startLine.contains("production mode"))
         #expect(server.startLine.contains("trusting Apple Root CA - G3 alone"))
+        #expect(server.startLine.contains("Google Pay off for TESTMERCHANT"))
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/sandbox/merchant/TESTMERCHANT/applepay/token")!)
         request.httpMethod = "POST"
         request.setValue(Self.authorization, forHTTPHeaderField: "Authorization")

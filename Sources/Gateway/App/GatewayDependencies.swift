@@ -215,11 +215,18 @@ struct GatewayDependencies: Sendable {
 }
 
 extension GatewayDependencies {
-    /// Which roots Apple Pay signatures may chain to, as the start-up line says it.
+    /// Which roots Apple Pay signatures may chain to, and which merchants have Google Pay off, as
+    /// the start-up line says it.
     var trustDescription: String {
         var trusted = ["Apple Root CA - G3"]
         if let sandboxIssuer { trusted.append("the sandbox root in \(sandboxIssuer.directory)") }
         if !configuration.trustRootPaths.isEmpty { trusted.append("\(configuration.trustRootPaths.count) configured root(s)") }
-        return "trusting " + (trusted.count == 1 ? "Apple Root CA - G3 alone" : trusted.joined(separator: ", "))
+        var description = "trusting " + (trusted.count == 1 ? "Apple Root CA - G3 alone" : trusted.joined(separator: ", "))
+        let googlePayOff = configuration.googlePayOffWithoutRootKeys
+        if !googlePayOff.isEmpty {
+            description += "; Google Pay off for \(googlePayOff.joined(separator: ", ")): production needs googlePay.rootKeys "
+                + "(Google's keys.json; the gateway ships Google's test keys only)"
+        }
+        return description
     }
 }

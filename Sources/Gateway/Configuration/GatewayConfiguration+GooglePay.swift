@@ -36,14 +36,14 @@ extension GatewayConfiguration {
     mutating func readGooglePay(_ values: ConfigValues) throws(ConfigurationError) {
         if let path = try values.string("googlePay.rootKeys"), !path.isEmpty { googlePayRootKeysPath = path }
         googlePaySandboxDirectory = try values.string("sandbox.googlePayDirectory") ?? googlePaySandboxDirectory
-        let anyMerchant = merchants.first { $0.googlePay != nil }
-        if mode == .production, googlePayRootKeysPath == nil, let anyMerchant {
-            throw ConfigurationError(
-                key: "googlePay.rootKeys",
-                problem: "is required in production for merchant \(anyMerchant.id)'s Google Pay keys: save Google's "
-                    + "https://payments.developers.google.com/paymentmethodtoken/keys.json and name the file here "
-                    + "(the gateway ships Google's test keys only)"
-            )
+        // Production trusts Google's production keys, which this gateway cannot ship (they are
+        // fetched from Google): without the file, the merchants' Google Pay is off, and the start-up
+        // line says so, rather than refusing to start a gateway whose Apple Pay and cards work.
+        if mode == .production, googlePayRootKeysPath == nil {
+            for index in merchants.indices where merchants[index].googlePay != nil {
+                merchants[index].googlePay = nil
+                googlePayOffWithoutRootKeys.append(merchants[index].id)
+            }
         }
     }
 }

@@ -43,7 +43,7 @@ import GatewayStores
 /// | `merchant.<ID>.applePay.<NAME>.pkcs12Password` | string, secret, when privateKey is PKCS#12 | |
 /// | `merchant.<ID>.googlePay.privateKeys` | string array of paths: P-256 private keys (PEM, or base64 PKCS#8), newest first; Google Pay tokens are decrypted with each in turn | none: no Google Pay |
 /// | `merchant.<ID>.googlePay.gatewayId` | string: the gateway id Google signs for (`gateway:<id>`), as the page's tokenizationSpecification names it | `mpgs` |
-/// | `googlePay.rootKeys` | path: Google's root signing keys (`keys.json`); required in production for a merchant with Google Pay | sandbox: Google's test keys and the sandbox root |
+/// | `googlePay.rootKeys` | path: Google's root signing keys (`keys.json`, from https://payments.developers.google.com/paymentmethodtoken/keys.json); production without it takes no Google Pay (the start-up line says so) | sandbox: Google's test keys and the sandbox root |
 /// | `sandbox.googlePayDirectory` | directory of the sandbox Google root, created on first use; sandbox mode only | `data/google-pay-sandbox` |
 /// | `merchant.<ID>.simulator.amountMatching` | `both`, `minorUnits`, `wholeAmount` | `both` |
 /// | `merchant.<ID>.simulator.testCards` | `current`, `legacy`: which test-card table wins where they disagree | `current` |
@@ -150,6 +150,9 @@ package struct GatewayConfiguration: Sendable {
     var notifications = NotificationSettings()
     /// `googlePay.rootKeys`: Google's keys.json to trust instead of the shipped test keys.
     var googlePayRootKeysPath: String?
+    /// Merchants configured with Google Pay keys whose Google Pay is off: production without
+    /// `googlePay.rootKeys` (the start-up line names them).
+    var googlePayOffWithoutRootKeys: [String] = []
     /// Where the sandbox Google root lives (sandbox mode trusts it besides Google's test keys).
     var googlePaySandboxDirectory = "data/google-pay-sandbox"
 
