@@ -224,7 +224,8 @@ extension GatewayDependencies {
         var description = "trusting " + (trusted.count == 1 ? "Apple Root CA - G3 alone" : trusted.joined(separator: ", "))
         let googlePayOff = configuration.googlePayOffWithoutRootKeys
         if !googlePayOff.isEmpty {
-            description += "; Google Pay off for \(googlePayOff.joined(separator: ", ")): production needs googlePay.rootKeys "
+            description +=
+                "; Google Pay off for \(googlePayOff.joined(separator: ", ")): production needs googlePay.rootKeys "
                 + "(Google's keys.json; the gateway ships Google's test keys only)"
         }
         return description
