@@ -19,7 +19,7 @@ struct GooglePayMintOptions: ParsableArguments {
 
     @Option(
         name: .long,
-        help: "Google Pay: where the sandbox root's key and keys.json live, created on first use (default data/google-pay-sandbox)."
+        help: "Google Pay: where the sandbox root's key and keys.json live, created on first use (default: sandbox.googlePayDirectory)."
     )
     var googleSandboxDirectory: String?
 
@@ -34,8 +34,6 @@ struct GooglePayMintOptions: ParsableArguments {
 
     @Option(name: .long, help: "Google Pay: when the message expires, ISO 8601 (default an hour from now).")
     var messageExpiration: String?
-
-    static let defaultDirectory = "data/google-pay-sandbox"
 
     /// The options given, by their flags: none belongs on an Apple Pay token.
     var givenOptions: [String] {

@@ -10,12 +10,12 @@ extension MintTokenCommand {
     /// merchant's recipient id; its JSON text.
     func mintGooglePay() async throws -> String {
         let merchantId = merchant
-        let configured = try await ConfigurationExit.reporting { () async throws -> GooglePaySettings? in
+        let (configured, sandboxDirectory) = try await ConfigurationExit.reporting { () async throws -> (GooglePaySettings?, String) in
             let configuration = try await GatewayService.loadConfiguration(GatewayService.Overrides(configFile: config))
             guard let settings = configuration.merchants.first(where: { $0.id == merchantId }) else {
                 throw ConfigurationError(key: "merchants", problem: "does not list \(merchantId)")
             }
-            return settings.googlePay
+            return (settings.googlePay, configuration.googlePaySandboxDirectory)
         }
         do {
             guard let keyFile = googlePay.publicKey ?? configured?.privateKeyPaths.first else {
@@ -27,7 +27,8 @@ extension MintTokenCommand {
             guard let recipientKey = GooglePayTokenMinter.recipientPublicKey(from: String(decoding: data, as: UTF8.self)) else {
                 throw FileProblem(message: "\(keyFile): not a P-256 key (a public key as base64 or PEM, or a private key)")
             }
-            let directory = URL(fileURLWithPath: googlePay.googleSandboxDirectory ?? GooglePayMintOptions.defaultDirectory)
+            // The server's own root (so a `serve` beside it trusts the token), unless given.
+            let directory = URL(fileURLWithPath: googlePay.googleSandboxDirectory ?? sandboxDirectory)
             let root: GooglePaySandboxRoot
             do {
                 root = try GooglePaySandboxDirectory.root(at: directory)

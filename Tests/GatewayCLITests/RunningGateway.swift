@@ -21,7 +21,9 @@ final class RunningGateway {
             storeURL: "sqlite://\(store.path)",
             sandboxAuthority: Self.sandboxAuthority(beside: store),
             arguments: arguments,
-            environment: environment
+            // The sandbox Google root beside the store too (by default it is beside the authority's
+            // directory: the temporary directory every test shares).
+            environment: ["GATEWAY_SANDBOX_GOOGLE_PAY_DIRECTORY": store.path + ".google-pay-sandbox"].merging(environment) { $1 }
         )
     }
 

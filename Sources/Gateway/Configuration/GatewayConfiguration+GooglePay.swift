@@ -35,7 +35,7 @@ extension GatewayConfiguration {
     /// `googlePay.rootKeys` and `sandbox.googlePayDirectory`, read with the other global keys.
     mutating func readGooglePay(_ values: ConfigValues) throws(ConfigurationError) {
         if let path = try values.string("googlePay.rootKeys"), !path.isEmpty { googlePayRootKeysPath = path }
-        googlePaySandboxDirectory = try values.string("sandbox.googlePayDirectory") ?? googlePaySandboxDirectory
+        googlePaySandboxDirectoryOverride = try values.string("sandbox.googlePayDirectory")
         // Production trusts Google's production keys, which this gateway cannot ship (they are
         // fetched from Google): without the file, the merchants' Google Pay is off, and the start-up
         // line says so, rather than refusing to start a gateway whose Apple Pay and cards work.

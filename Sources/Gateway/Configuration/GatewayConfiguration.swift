@@ -44,7 +44,7 @@ import GatewayStores
 /// | `merchant.<ID>.googlePay.privateKeys` | string array of paths: P-256 private keys (PEM, or base64 PKCS#8), newest first; Google Pay tokens are decrypted with each in turn | none: no Google Pay |
 /// | `merchant.<ID>.googlePay.gatewayId` | string: the gateway id Google signs for (`gateway:<id>`), as the page's tokenizationSpecification names it | `mpgs` |
 /// | `googlePay.rootKeys` | path: Google's root signing keys (`keys.json`, from https://payments.developers.google.com/paymentmethodtoken/keys.json); production without it takes no Google Pay (the start-up line says so) | sandbox: Google's test keys and the sandbox root |
-/// | `sandbox.googlePayDirectory` | directory of the sandbox Google root, created on first use; sandbox mode only | `data/google-pay-sandbox` |
+/// | `sandbox.googlePayDirectory` | directory of the sandbox Google root, created on first use; sandbox mode only | `google-pay-sandbox` beside `sandbox.authorityDirectory` (`data/google-pay-sandbox`) |
 /// | `merchant.<ID>.simulator.amountMatching` | `both`, `minorUnits`, `wholeAmount` | `both` |
 /// | `merchant.<ID>.simulator.testCards` | `current`, `legacy`: which test-card table wins where they disagree | `current` |
 /// | `merchant.<ID>.risk` | `enabled`, `disabled`: the simulated risk assessment (`risk.response` on payments, test triggers in Deploy/docs/api.md) | `enabled` in sandbox mode, `disabled` in production |
@@ -154,7 +154,16 @@ package struct GatewayConfiguration: Sendable {
     /// `googlePay.rootKeys` (the start-up line names them).
     var googlePayOffWithoutRootKeys: [String] = []
     /// Where the sandbox Google root lives (sandbox mode trusts it besides Google's test keys).
-    var googlePaySandboxDirectory = "data/google-pay-sandbox"
+    var googlePaySandboxDirectoryOverride: String?
+    /// `sandbox.googlePayDirectory`, else beside the sandbox authority (`data/google-pay-sandbox`
+    /// by default; in the image, on its volume with the authority).
+    package var googlePaySandboxDirectory: String {
+        get {
+            googlePaySandboxDirectoryOverride
+                ?? URL(fileURLWithPath: sandboxAuthorityDirectory).deletingLastPathComponent().appending(path: "google-pay-sandbox").path
+        }
+        set { googlePaySandboxDirectoryOverride = newValue }
+    }
 
     /// The store the URL names.
     package var storeLocation: StoreLocation {
