@@ -118,6 +118,35 @@ struct GooglePayServeTests {
         #expect(Self.text(json, "order.walletProvider") == "GOOGLE_PAY")
     }
 
+    @Test("a Google Pay payment's notification is its Retrieve Transaction, wallet and device card included")
+    func notification() async throws {
+        let receiver = try await NotificationReceiver(
+            secret: NotificationDeliveryTests.secret,
+            log: NotificationDeliveryTests.temporary("gpay-receiver").appendingPathExtension("jsonl")
+        )
+        defer { receiver.stop() }
+        let store = NotificationDeliveryTests.temporary("gpay-notify").appendingPathExtension("sqlite")
+        let gateway = try await RunningGateway(
+            store: store,
+            environment: NotificationDeliveryTests.settings(url: receiver.url + "/hook").merging(Self.sandboxRoot(beside: store)) { $1 }
+        )
+        defer { gateway.process.terminate() }
+        let token = try await Self.mint(port: gateway.port, ["authMethod": "CRYPTOGRAM_3DS"])
+        let paid = try await ReplicaCluster.send(
+            port: gateway.port,
+            "/order/gp-notify/transaction/1",
+            body: Self.body("PAY", amount: "56.56", token: token)
+        )
+        #expect(paid.status == 201)
+        let retrieved = try await ReplicaCluster.send(port: gateway.port, "/order/gp-notify/transaction/1")
+        let arrival = try #require(await receiver.waitForDistinct(1).first)
+        #expect(arrival.secretMatches)
+        #expect(arrival.body == String(decoding: retrieved.body, as: UTF8.self), "the body is Retrieve Transaction's")
+        let notified = ReplicaCluster.json(Data(arrival.body.utf8))
+        #expect(Self.text(notified, "order.walletProvider") == "GOOGLE_PAY")
+        #expect(Self.text(notified, "sourceOfFunds.provided.card.devicePayment.cryptogramFormat") == "3DSECURE")
+    }
+
     @Test("a token accepted on one replica is refused on the other, through PostgreSQL")
     func replayAcrossReplicas() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("gpay-replicas-\(UUID().uuidString)")
