@@ -82,8 +82,7 @@ extension GatewayError {
 
     /// A token the front end could not parse: worded as every rejection, and marked for the
     /// route to report (the core never saw it).
-    static func unparsableToken(_ error: ApplePayTokenError) -> GatewayError {
-        let rejection = TokenRejection(error)
+    static func unparsableToken(_ rejection: TokenRejection) -> GatewayError {
         var refused = tokenRejected(rejection)
         refused.unparsedTokenRejection = rejection
         return refused

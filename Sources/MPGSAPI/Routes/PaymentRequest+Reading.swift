@@ -130,34 +130,31 @@ extension PaymentRequest {
 
     /// The token is a JSON string (or base64 of it); some clients embed the object itself.
     static func parsedToken(_ value: JSONValue, field: String) throws(GatewayError) -> PaymentToken {
-        let text: String
-        switch value {
-        case .string(let string): text = string
-        case .object: text = String(decoding: value.serialized(), as: UTF8.self)
-        default: throw GatewayError.invalid(field, "Value for '\(field)' must be a string")
-        }
+        let text = try tokenText(value, field: field)
         do {
             return try PaymentToken(parsing: text)
         } catch {
-            throw GatewayError.unparsableToken(error)
+            throw GatewayError.unparsableToken(TokenRejection(error))
         }
     }
 
     /// A Google Pay token: the JSON text of `paymentMethodData.tokenizationData.token` (or, as some
     /// clients send it, the object itself).
     static func parsedGooglePayToken(_ value: JSONValue, field: String) throws(GatewayError) -> GooglePaymentMethodToken {
-        let text: String
-        switch value {
-        case .string(let string): text = string
-        case .object: text = String(decoding: value.serialized(), as: UTF8.self)
-        default: throw GatewayError.invalid(field, "Value for '\(field)' must be a string")
-        }
+        let text = try tokenText(value, field: field)
         do {
             return try GooglePaymentMethodToken(parsing: text)
         } catch {
-            var refused = GatewayError.tokenRejected(TokenRejection(error))
-            refused.unparsedTokenRejection = TokenRejection(error)
-            throw refused
+            throw GatewayError.unparsableToken(TokenRejection(error))
+        }
+    }
+
+    /// A wallet token's text: the string as sent, or an embedded object serialized.
+    private static func tokenText(_ value: JSONValue, field: String) throws(GatewayError) -> String {
+        switch value {
+        case .string(let string): string
+        case .object: String(decoding: value.serialized(), as: UTF8.self)
+        default: throw GatewayError.invalid(field, "Value for '\(field)' must be a string")
         }
     }
 
