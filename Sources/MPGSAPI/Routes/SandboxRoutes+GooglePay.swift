@@ -23,13 +23,7 @@ extension SandboxRoutes {
         }
         var options = GooglePaySandboxOptions()
         for field in GooglePaySandboxOptions.fields { options[keyPath: field.value] = reader.text(field.name) }
-        var session: SessionService.OpenSession?
-        if let sessionId = reader.text("sessionId") {
-            guard let opened = try await sessions.open(id: sessionId, merchantId: merchant.id) else {
-                throw GatewayError.invalid("sessionId", "Session not found or expired")
-            }
-            session = opened
-        }
+        let session = try await requestedSession(reader, merchant: merchant)
         let message = try options.mintRequest(merchantId: merchant.id, now: clock())
         let token: String
         do {
@@ -45,13 +39,7 @@ extension SandboxRoutes {
             "messageExpiration": .string(ISO8601DateFormatter().string(from: message.messageExpiration)),
             "recipientId": .string(recipient.recipientId),
         ]
-        if let session {
-            let updated = try await sessions.update(session, with: Self.deviceUpdate(token: token, wallet: .googlePay))
-            fields["session"] = .object([
-                "id": .string(updated.id), "version": .string(updated.stored.version),
-                "updateStatus": .string(updated.stored.updateStatus.rawValue),
-            ])
-        }
+        if let session { fields["session"] = try await fill(session, token: token, wallet: .googlePay) }
         return GatewayRoutes.json(.ok, .object(fields))
     }
 }

@@ -59,33 +59,40 @@ package struct SandboxRoutes: Sendable {
         let reader = try RequestReader(body: try await GatewayRoutes.body(of: request, limit: maxBodyBytes), shape: Self.tokenRequestShape)
         var options = SandboxTokenOptions()
         for field in SandboxTokenOptions.fields { options[keyPath: field.value] = reader.text(field.name) }
-        // `sessionId`: the sandbox stands in for the device and puts the token into that session.
-        var session: SessionService.OpenSession?
-        if let sessionId = reader.text("sessionId") {
-            guard let opened = try await sessions.open(id: sessionId, merchantId: merchant.id) else {
-                throw GatewayError.invalid("sessionId", "Session not found or expired")
-            }
-            session = opened
-        }
+        let session = try await requestedSession(reader, merchant: merchant)
         let minted = try issuer.mint(options, for: merchant, now: clock())
         context.logger.info(
             "sandbox token minted",
             metadata: ["merchant": .string(merchant.id), "version": .string(minted.version)]
         )
-        guard let session else { return GatewayRoutes.json(.ok, minted.json) }
-        let updated = try await sessions.update(session, with: Self.deviceUpdate(token: minted.paymentToken))
-        guard case .object(var fields) = minted.json else { return GatewayRoutes.json(.ok, minted.json) }
-        fields["session"] = .object([
-            "id": .string(updated.id), "version": .string(updated.stored.version),
-            "updateStatus": .string(updated.stored.updateStatus.rawValue),
-        ])
+        guard let session, case .object(var fields) = minted.json else { return GatewayRoutes.json(.ok, minted.json) }
+        fields["session"] = try await fill(session, token: minted.paymentToken, wallet: .applePay)
         return GatewayRoutes.json(.ok, .object(fields))
     }
 }
 
 extension SandboxRoutes {
+    /// `sessionId`'s session, opened before anything is minted: the sandbox stands in for the
+    /// device and puts the token into it. Nil without one.
+    func requestedSession(_ reader: RequestReader, merchant: Merchant) async throws -> SessionService.OpenSession? {
+        guard let sessionId = reader.text("sessionId") else { return nil }
+        guard let opened = try await sessions.open(id: sessionId, merchantId: merchant.id) else {
+            throw GatewayError.invalid("sessionId", "Session not found or expired")
+        }
+        return opened
+    }
+
+    /// Puts `token` into the session as the device would; the session as the answer shows it.
+    func fill(_ session: SessionService.OpenSession, token: String, wallet: WalletProvider) async throws -> JSONValue {
+        let updated = try await sessions.update(session, with: Self.deviceUpdate(token: token, wallet: wallet))
+        return .object([
+            "id": .string(updated.id), "version": .string(updated.stored.version),
+            "updateStatus": .string(updated.stored.updateStatus.rawValue),
+        ])
+    }
+
     /// What the Mobile SDK puts into a session after the wallet authorized: the token and the wallet.
-    static func deviceUpdate(token: String, wallet: WalletProvider = .applePay) -> JSONValue {
+    static func deviceUpdate(token: String, wallet: WalletProvider) -> JSONValue {
         .object([
             "order": .object(["walletProvider": .string(wallet.rawValue)]),
             "sourceOfFunds": .object([
