@@ -51,15 +51,9 @@ package struct ACSRoutes: Sendable {
             return Self.html(.badRequest, ACSPage.problem("The request carries no challenge (creq)."))
         }
         let outcome: ChallengeOutcome
-        if let picked = form["outcome"], !picked.isEmpty {
-            guard let chosen = ChallengeOutcome(rawValue: picked) else {
-                return Self.html(.badRequest, ACSPage.problem("The outcome must be Y or N."))
-            }
-            outcome = chosen
-        } else if let code = form["code"], !code.isEmpty {
-            outcome = code == "1234" ? .authenticated : .notAuthenticated
-        } else {
-            return Self.html(.badRequest, ACSPage.problem("Enter the code or pick an outcome."))
+        switch Self.payerAnswer(form, codeName: "code") {
+        case .success(let answered): outcome = answered
+        case .failure(let refusal): return refusal.page
         }
         let authentication: PayerAuthentication
         do {
@@ -88,7 +82,30 @@ package struct ACSRoutes: Sendable {
 
     /// The posted form; nil when it is not a form.
     private func form(_ request: Request) async throws -> [String: String]? {
-        FormBody.parse(try await GatewayRoutes.body(of: request, limit: maxBodyBytes))
+        try await Self.form(request, limit: maxBodyBytes)
+    }
+
+    /// A sandbox ACS page's posted form (3-D Secure 2's and 1's); nil when it is not a form.
+    static func form(_ request: Request, limit: Int) async throws -> [String: String]? {
+        FormBody.parse(try await GatewayRoutes.body(of: request, limit: limit))
+    }
+
+    /// An ACS page the payer's answer could not be read from.
+    struct UnreadableAnswer: Error {
+        let page: Response
+    }
+
+    /// The payer's answer on a sandbox ACS page: the outcome picked (Y or N), else the code typed
+    /// (1234 authenticates, anything else fails). `codeName` words the page's complaint.
+    static func payerAnswer(_ form: [String: String], codeName: String) -> Result<ChallengeOutcome, UnreadableAnswer> {
+        if let picked = form["outcome"], !picked.isEmpty {
+            guard let chosen = ChallengeOutcome(rawValue: picked) else {
+                return .failure(UnreadableAnswer(page: html(.badRequest, ACSPage.problem("The outcome must be Y or N."))))
+            }
+            return .success(chosen)
+        }
+        if let code = form["code"], !code.isEmpty { return .success(code == "1234" ? .authenticated : .notAuthenticated) }
+        return .failure(UnreadableAnswer(page: html(.badRequest, ACSPage.problem("Enter the \(codeName) or pick an outcome."))))
     }
 
     static func html(_ status: HTTPResponse.Status, _ text: String) -> Response {

@@ -52,15 +52,9 @@ package struct ThreeDS1ACSRoutes: Sendable {
             return ACSRoutes.html(.badRequest, ACSPage.problem("The request carries no PaReq."))
         }
         let outcome: ChallengeOutcome
-        if let picked = form["outcome"], !picked.isEmpty {
-            guard let chosen = ChallengeOutcome(rawValue: picked) else {
-                return ACSRoutes.html(.badRequest, ACSPage.problem("The outcome must be Y or N."))
-            }
-            outcome = chosen
-        } else if let code = form["code"], !code.isEmpty {
-            outcome = code == "1234" ? .authenticated : .notAuthenticated
-        } else {
-            return ACSRoutes.html(.badRequest, ACSPage.problem("Enter the password or pick an outcome."))
+        switch ACSRoutes.payerAnswer(form, codeName: "password") {
+        case .success(let answered): outcome = answered
+        case .failure(let refusal): return refusal.page
         }
         let authentication: ThreeDS1Authentication
         do {
@@ -94,6 +88,6 @@ package struct ThreeDS1ACSRoutes: Sendable {
     }
 
     private func form(_ request: Request) async throws -> [String: String]? {
-        FormBody.parse(try await GatewayRoutes.body(of: request, limit: maxBodyBytes))
+        try await ACSRoutes.form(request, limit: maxBodyBytes)
     }
 }
