@@ -81,22 +81,12 @@ package struct BrowserPaymentProcessor: Sendable {
             echo: request.echo
         )
         receipt.browserPayment = request.type
-        var record = TransactionRecord(
-            receipt: receipt,
+        return .orderOpening(
+            receipt,
             operation: .browserPayment(.initiate),
-            requestHash: context.fingerprint.value,
-            response: StoredResponse(format: context.encoding.format, bytes: context.encoding.encode(receipt)),
-            eciIndicator: nil,
-            applePayReplay: nil,
-            isInitial: true,
-            voidsTarget: false,
-            expectedOrderVersion: existingOrder?.version
+            context: context,
+            existingOrder: existingOrder,
+            notificationURL: request.notificationURL
         )
-        record.notification = QueuedNotification.route(
-            requestURL: request.notificationURL,
-            orderURL: nil,
-            merchant: context.merchant.notifications
-        )
-        return record
     }
 }

@@ -171,24 +171,15 @@ package struct PaymentProcessor: Sendable {
         receipt.authentication = authentication
         receipt.risk = risk
         receipt.storedOnFile = request.storedCredentials.storedOnFile
-        var record = TransactionRecord(
-            receipt: receipt,
+        return .orderOpening(
+            receipt,
             operation: request.operation.apiOperation,
-            requestHash: context.fingerprint.value,
-            response: StoredResponse(format: context.encoding.format, bytes: context.encoding.encode(receipt)),
+            context: context,
+            existingOrder: existingOrder,
+            notificationURL: request.notificationURL,
             eciIndicator: card.eci,
-            applePayReplay: card.applePayReplay,
-            isInitial: true,
-            voidsTarget: false,
-            expectedOrderVersion: existingOrder?.version
+            replay: card.applePayReplay
         )
-        // An order's first transaction (a declined one's retry included) names its URL itself.
-        record.notification = QueuedNotification.route(
-            requestURL: request.notificationURL,
-            orderURL: nil,
-            merchant: context.merchant.notifications
-        )
-        return record
     }
 
     /// The card a request pays with, as the response shows it and the acquirer is asked.

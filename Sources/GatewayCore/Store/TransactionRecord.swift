@@ -96,3 +96,32 @@ package struct TransactionRecord: Sendable {
         StoredTransaction(requestHash: requestHash, response: response, receipt: receipt)
     }
 }
+
+extension TransactionRecord {
+    /// The record of an order's first transaction (a declined one's retry included): its stored
+    /// response, written on `existingOrder`'s version (nil: a new order), notifying where the
+    /// request's `order.notificationUrl` or the merchant's settings say.
+    package static func orderOpening(
+        _ receipt: TransactionReceipt,
+        operation: APIOperation,
+        context: TransactionContext,
+        existingOrder: StoredOrder?,
+        notificationURL: String?,
+        eciIndicator: String? = nil,
+        replay: ApplePayReplayKey? = nil
+    ) -> TransactionRecord {
+        var record = TransactionRecord(
+            receipt: receipt,
+            operation: operation,
+            requestHash: context.fingerprint.value,
+            response: StoredResponse(format: context.encoding.format, bytes: context.encoding.encode(receipt)),
+            eciIndicator: eciIndicator,
+            applePayReplay: replay,
+            isInitial: true,
+            voidsTarget: false,
+            expectedOrderVersion: existingOrder?.version
+        )
+        record.notification = QueuedNotification.route(requestURL: notificationURL, orderURL: nil, merchant: context.merchant.notifications)
+        return record
+    }
+}
