@@ -39,9 +39,6 @@ package struct PaymentProcessor: Sendable {
             return try await environment.locks.withLock(context.orderKey) {
                 try await processLocked(request, context, logger: logger)
             }
-        } catch PaymentRejection.token(.replayed) where request.source.isGooglePay {
-            environment.observer.tokenRejected(.googlePayReplayed)
-            throw PaymentRejection.token(.googlePayReplayed)
         } catch PaymentRejection.token(let rejection) {
             environment.observer.tokenRejected(rejection)
             throw PaymentRejection.token(rejection)

@@ -34,12 +34,6 @@ package struct PaymentRequest: Sendable {
         case card(PlainCard)
         /// A Google Pay payment method token for the gateway to verify and decrypt (issue 65).
         case googlePayToken(GooglePaymentMethodToken)
-
-        /// Whether the card comes in a Google Pay token.
-        package var isGooglePay: Bool {
-            if case .googlePayToken = self { return true }
-            return false
-        }
     }
 
     package struct DeviceCard: Sendable {

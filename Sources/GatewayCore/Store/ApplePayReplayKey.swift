@@ -22,6 +22,8 @@ package struct ApplePayReplayKey: Sendable, Hashable {
     /// message stays valid until its messageExpiration (Apple's tokens for minutes), so its record
     /// must outlive that, whatever the retention.
     package var validUntil: Date? = nil
+    /// The wallet whose token this is, for the words of a refusal.
+    package var wallet = WalletProvider.applePay
 
     package init(transactionId: String, dataDigest: [UInt8]) {
         self.transactionId = transactionId
@@ -38,6 +40,7 @@ package struct ApplePayReplayKey: Sendable, Hashable {
         let messageId = Hex.encode(Array(SHA256.hash(data: Array(token.messageId.utf8))))
         self.init(transactionId: "googlepay:" + messageId, dataDigest: Array(SHA256.hash(data: Array(signedMessage.utf8))))
         validUntil = token.message.messageExpiration
+        wallet = .googlePay
     }
 
     /// The digest as the stores keep it: lower-case hex.

@@ -33,7 +33,7 @@ extension TransactionStore {
         case .duplicateTransaction(let stored):
             return try context.retry(stored)
         case .applePayReplay:
-            throw PaymentRejection.token(.replayed)
+            throw PaymentRejection.token(record.applePayReplay?.wallet == .googlePay ? .googlePayReplayed : .replayed)
         case .orderAlreadySucceeded:
             throw PaymentRejection.orderAlreadySucceeded
         case .orderChanged:
