@@ -3,6 +3,7 @@ import Foundation
 import Gateway
 import GooglePaySandbox
 import GooglePayToken
+import MPGSAPI
 
 extension MintTokenCommand {
     /// An ECv2 token for the merchant, signed under the sandbox Google root and encrypted to
@@ -48,29 +49,37 @@ extension MintTokenCommand {
 
     /// The message the options describe; what they leave out is a sandbox Visa card.
     private func googlePayRequest() throws -> GooglePayMintRequest {
-        var request = GooglePayMintRequest()
-        if let pan = applicationPrimaryAccountNumber { request.pan = pan }
+        // The sandbox endpoint's options and rules; only the expiry is given as for Apple Pay.
+        var options = GooglePaySandboxOptions()
+        options.authMethod = googlePay.authMethod
+        options.pan = applicationPrimaryAccountNumber
         if let expiry = applicationExpirationDate {
             // YYMMDD, as for Apple Pay; Google's message carries the month and the year.
             let digits = Array(expiry.utf8)
-            guard digits.count == 6, digits.allSatisfy({ (0x30...0x39).contains($0) }), let year = Int(expiry.prefix(2)),
-                let month = Int(expiry.dropFirst(2).prefix(2)), (1...12).contains(month)
-            else { throw FileProblem(message: "--expiry must be YYMMDD, e.g. 301231") }
-            request.expirationYear = 2000 + year
-            request.expirationMonth = month
+            guard digits.count == 6, digits.allSatisfy({ (0x30...0x39).contains($0) }), let year = Int(expiry.prefix(2)) else {
+                throw FileProblem(message: "--expiry must be YYMMDD, e.g. 301231")
+            }
+            options.expirationYear = String(2000 + year)
+            options.expirationMonth = String(Int(expiry.dropFirst(2).prefix(2)) ?? 0)
         }
-        let authMethod = googlePay.authMethod.flatMap(GooglePayMessage.AuthMethod.init(rawValue:))
-        request.authMethod = authMethod ?? (onlinePaymentCryptogram == nil ? .panOnly : .cryptogram3DS)
-        if request.authMethod == .cryptogram3DS {
-            // A test cryptogram's shape; the sandbox acquirer does not check its value.
-            request.cryptogram = onlinePaymentCryptogram ?? "AgAAAAAABk4DWZ4C28yUQAAAAAA="
-            request.eciIndicator = eciIndicator
-        } else if onlinePaymentCryptogram != nil || eciIndicator != nil {
-            throw FileProblem(message: "--cryptogram and --eci are for CRYPTOGRAM_3DS, not PAN_ONLY")
+        options.cryptogram = onlinePaymentCryptogram
+        options.eciIndicator = eciIndicator
+        options.gatewayMerchantId = googlePay.gatewayMerchantId
+        options.messageId = googlePay.messageId
+        options.messageExpiration = googlePay.messageExpiration
+        do {
+            return try options.mintRequest(merchantId: merchant, now: Date())
+        } catch {
+            // Named by the flag that set the field.
+            let flag = error.field.map { Self.flags[$0] ?? $0 }
+            throw FileProblem(message: (flag.map { "\($0): " } ?? "") + error.explanation)
         }
-        request.gatewayMerchantId = googlePay.gatewayMerchantId ?? merchant
-        request.messageId = googlePay.messageId
-        if let expiration = googlePay.messageExpiration.flatMap(ISO8601.date(from:)) { request.messageExpiration = expiration }
-        return request
     }
+
+    /// The option that sets each of the sandbox options' fields.
+    private static let flags = [
+        "authMethod": "--auth-method", "pan": "--pan", "expirationMonth": "--expiry", "expirationYear": "--expiry",
+        "cryptogram": "--cryptogram", "eciIndicator": "--eci", "gatewayMerchantId": "--gateway-merchant-id",
+        "messageId": "--message-id", "messageExpiration": "--message-expiration",
+    ]
 }

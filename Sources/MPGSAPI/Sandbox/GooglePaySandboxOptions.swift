@@ -4,20 +4,23 @@ import GatewayCore
 import GooglePaySandbox
 import GooglePayToken
 
-/// What an integrator asks a sandbox Google Pay token to carry, as text from a JSON body. All
+/// What an integrator asks a sandbox Google Pay token to carry, as text from a JSON body or
+/// `gateway mint-token --wallet google-pay`'s flags. All
 /// optional: a PAN_ONLY test Visa card, valid for an hour, for the merchant. Google's message has
 /// no amount: the token pays any amount.
-struct GooglePaySandboxOptions: Sendable {
-    var authMethod: String?
-    var pan: String?
-    var expirationMonth: String?
-    var expirationYear: String?
-    var cryptogram: String?
-    var eciIndicator: String?
-    var gatewayMerchantId: String?
-    var messageId: String?
+package struct GooglePaySandboxOptions: Sendable {
+    package var authMethod: String?
+    package var pan: String?
+    package var expirationMonth: String?
+    package var expirationYear: String?
+    package var cryptogram: String?
+    package var eciIndicator: String?
+    package var gatewayMerchantId: String?
+    package var messageId: String?
     /// ISO 8601; default an hour from now. A past one makes a token the gateway must refuse.
-    var messageExpiration: String?
+    package var messageExpiration: String?
+
+    package init() {}
 
     static var fields: [(name: String, value: WritableKeyPath<GooglePaySandboxOptions, String?>)] {
         [
@@ -28,7 +31,7 @@ struct GooglePaySandboxOptions: Sendable {
     }
 
     /// The message these options describe for `merchantId`, or the first field that is wrong.
-    func mintRequest(merchantId: String, now: Date) throws(GatewayError) -> GooglePayMintRequest {
+    package func mintRequest(merchantId: String, now: Date) throws(GatewayError) -> GooglePayMintRequest {
         var request = GooglePayMintRequest()
         if let authMethod {
             guard let method = GooglePayMessage.AuthMethod(rawValue: authMethod) else {
@@ -68,8 +71,8 @@ struct GooglePaySandboxOptions: Sendable {
             }
             request.eciIndicator = eciIndicator
         case .panOnly:
-            if cryptogram != nil { throw GatewayError.unexpected("cryptogram") }
-            if eciIndicator != nil { throw GatewayError.unexpected("eciIndicator") }
+            if cryptogram != nil { throw GatewayError.invalid("cryptogram", "A cryptogram is for CRYPTOGRAM_3DS, not PAN_ONLY") }
+            if eciIndicator != nil { throw GatewayError.invalid("eciIndicator", "An ECI is for CRYPTOGRAM_3DS, not PAN_ONLY") }
         }
         request.gatewayMerchantId = gatewayMerchantId ?? merchantId
         if let messageId {
