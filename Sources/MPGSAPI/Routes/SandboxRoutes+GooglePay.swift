@@ -18,26 +18,19 @@ extension SandboxRoutes {
     func mintGooglePayToken(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         let merchant = try authentication.authenticate(request, context, pathMerchantId: context.parameters.get("merchantId") ?? "")
         let reader = try RequestReader(body: try await GatewayRoutes.body(of: request, limit: maxBodyBytes), shape: Self.googlePayRequestShape)
-        guard let minter = googlePay, let recipient = merchant.googlePay, let key = recipient.privateKeys.first else {
-            throw GatewayError.request("Merchant '\(merchant.id)' has no Google Pay key configured (merchant.<ID>.googlePay.privateKeys)")
-        }
+        guard let minter = googlePay else { throw GatewayError.notFound() }
         var options = GooglePaySandboxOptions()
         for field in GooglePaySandboxOptions.fields { options[keyPath: field.value] = reader.text(field.name) }
         let session = try await requestedSession(reader, merchant: merchant)
         let message = try options.mintRequest(merchantId: merchant.id, now: clock())
-        let token: String
-        do {
-            token = try minter.mint(message, recipientId: recipient.recipientId, recipientPublicKey: key.publicKey)
-        } catch {
-            throw GatewayError(status: .internalServerError, cause: .serverFailed, explanation: "The sandbox could not mint the token")
-        }
+        let token = try minter.mint(message, for: merchant)
         context.logger.info("sandbox Google Pay token minted", metadata: ["merchant": .string(merchant.id)])
         var fields: [String: JSONValue] = [
             "paymentToken": .string(token),
             "protocolVersion": .string("ECv2"),
             "authMethod": .string(message.authMethod.rawValue),
             "messageExpiration": .string(ISO8601DateFormatter().string(from: message.messageExpiration)),
-            "recipientId": .string(recipient.recipientId),
+            "recipientId": .string(merchant.googlePay?.recipientId ?? ""),
         ]
         if let session { fields["session"] = try await fill(session, token: token, wallet: .googlePay) }
         return GatewayRoutes.json(.ok, .object(fields))

@@ -80,12 +80,10 @@ package struct SandboxConsolePayment: Sendable {
             options.currency = currency
             return try issuer.mint(options, for: merchant, now: Date()).paymentToken
         case .googlePay:
-            guard let googlePay, let recipient = merchant.googlePay, let key = recipient.privateKeys.first else {
-                throw Refusal(explanation: "Merchant '\(merchant.id)' has no Google Pay key configured (merchant.<ID>.googlePay.privateKeys)")
-            }
+            guard let googlePay else { throw Refusal(explanation: "The sandbox mints no Google Pay tokens here") }
             var message = GooglePayMintRequest()
             message.gatewayMerchantId = merchant.id
-            return try googlePay.mint(message, recipientId: recipient.recipientId, recipientPublicKey: key.publicKey)
+            return try googlePay.mint(message, for: merchant)
         }
     }
 }
