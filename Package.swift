@@ -287,6 +287,12 @@ let package = Package(
         ),
         // The server: configuration, the one assembly point (stores and front ends on one router),
         // connection hardening, health, metrics and logs, Apple Pay identities on disk.
+        // The `--config` JSON file: its keys with their line and column, and the configuration
+        // mistake every reader of the configuration reports.
+        .target(
+            name: "GatewayConfigurationFile",
+            dependencies: [.product(name: "Configuration", package: "swift-configuration")]
+        ),
         .target(
             name: "Gateway",
             dependencies: [
@@ -297,6 +303,7 @@ let package = Package(
                 "GatewayCore",
                 "GatewayHTTP",
                 "GatewayCertificates",
+                "GatewayConfigurationFile",
                 "GatewayNotifications",
                 "GatewayObservability",
                 "GatewayStores",
@@ -334,7 +341,7 @@ let package = Package(
         // Administration's operators) and `gateway notifications` (the webhook outbox).
         .target(
             name: "GatewayAdministration",
-            dependencies: ["Gateway", "GatewayCore", "GatewayStores"]
+            dependencies: ["Gateway", "GatewayConfigurationFile", "GatewayCore", "GatewayStores"]
         ),
         // The `gateway` command: subcommands grow with the service.
         .executableTarget(
@@ -345,6 +352,7 @@ let package = Package(
                 "Gateway",
                 "GatewayAdministration",
                 "GatewayCertificates",
+                "GatewayConfigurationFile",
                 "GooglePaySandbox",
                 "GooglePayToken",
                 "MPGSAPI",
@@ -555,6 +563,7 @@ let package = Package(
                 "Gateway",
                 "GatewayAdministration",
                 "GatewayCertificates",
+                "GatewayConfigurationFile",
                 "GatewayNotifications",
                 "GatewayObservability",
                 "GatewayTransport",

@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import GatewayConfigurationFile
 import GatewayCore
 import GatewayStores
 

@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import GatewayConfigurationFile
 import GatewayCore
 
 /// `gateway operator add|remove|passwd`: Merchant Administration operators in the configured

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Gateway
 import GatewayCertificates
+import GatewayConfigurationFile
 
 /// `gateway applepay-identity`: the payment processing key set-up every real integration needs,
 /// from a new key to a configured identity, with the sandbox standing in for Apple when asked.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Gateway
+import GatewayConfigurationFile
 
 /// Configuration mistakes are not command-line mistakes: they exit 78 (EX_CONFIG in sysexits.h)
 /// with one line naming the key or the file position, and no usage text.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Gateway
+import GatewayConfigurationFile
 import GooglePaySandbox
 import GooglePayToken
 import MPGSAPI

@@ -126,7 +126,7 @@ final class ReplyDroppingProxy {
 
     func dropReplies(_ dropping: Bool) {
         if dropping {
-            FileManager.default.createFile(atPath: switchFile.path, contents: Data())
+            _ = FileManager.default.createFile(atPath: switchFile.path, contents: Data())
         } else {
             try? FileManager.default.removeItem(at: switchFile)
         }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatewayConfigurationFile
 import GatewayHTTP
 import SwiftASN1
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayConfigurationFile
 import GatewayCore
 import HummingbirdTesting
 import SwiftASN1

@@ -1,5 +1,6 @@
 import ApplePaySandbox
 import Foundation
+import GatewayConfigurationFile
 import GatewayCore
 import HummingbirdTesting
 import Testing

@@ -1,6 +1,7 @@
 import ApplePaySandbox
 import ApplePayToken
 import Foundation
+import GatewayConfigurationFile
 import GatewayCore
 import GatewayObservability
 import GatewayStores

@@ -1,5 +1,6 @@
 import ApplePaySandbox
 import Foundation
+import GatewayConfigurationFile
 import GatewayCore
 
 /// The keys every replica sharing a store must hold the same of, settled with the store before

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import GatewayConfigurationFile
 import GatewayCore
 import GatewayObservability
 import GatewayStores

@@ -1,6 +1,7 @@
 import ApplePaySandbox
 import Foundation
 import GatewayCertificates
+import GatewayConfigurationFile
 import GatewayCore
 import X509
 

@@ -1,6 +1,7 @@
 import ApplePayToken
 import Crypto
 import Foundation
+import GatewayConfigurationFile
 import GatewayCore
 import GooglePayToken
 import X509

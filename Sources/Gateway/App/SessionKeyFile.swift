@@ -2,6 +2,7 @@ import ApplePayToken
 import Foundation
 
 #if canImport(Glibc)
+import GatewayConfigurationFile
 import Glibc
 #elseif canImport(Musl)
 import Musl

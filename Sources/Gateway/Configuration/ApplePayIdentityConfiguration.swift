@@ -1,4 +1,5 @@
 import Foundation
+import GatewayConfigurationFile
 
 /// Writes an installed identity into a JSON configuration file: the identity name is added to
 /// `merchant.<ID>.applePay.identities` and `merchant.<ID>.applePay.<NAME>` gets the key and

@@ -1,4 +1,5 @@
 import Configuration
+import GatewayConfigurationFile
 
 /// Typed reads over the configuration sources, highest priority first, that tell a missing key from
 /// one of the wrong type by the providers' answers rather than by their error text: a provider

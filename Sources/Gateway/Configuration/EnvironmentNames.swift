@@ -1,4 +1,5 @@
 import Configuration
+import GatewayConfigurationFile
 
 /// `GATEWAY_*` environment variables as configuration: the name each key is read under, and the
 /// variables that name no key (a typo, or a merchant that is not configured), which would

@@ -1,3 +1,4 @@
+import GatewayConfigurationFile
 import GatewayCore
 
 /// `merchant.<ID>.googlePay.*`: whom Google signs the merchant's tokens for, and the keys they are

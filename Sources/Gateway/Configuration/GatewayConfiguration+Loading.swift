@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import GatewayConfigurationFile
 
 extension GatewayConfiguration {
     /// The configuration from (highest priority first) the command line, `GATEWAY_*` environment

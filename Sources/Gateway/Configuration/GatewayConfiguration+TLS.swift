@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCertificates
+import GatewayConfigurationFile
 
 /// Issue 32: HTTPS, and certificate authentication on its own listener (keys in the table of
 /// ``GatewayConfiguration``).

@@ -1,3 +1,4 @@
+import GatewayConfigurationFile
 import GatewayCore
 extension GatewayConfiguration {
     /// `merchant.<ID>.tokens.*`: the merchant's token repository, each key checked by name.

@@ -1,3 +1,4 @@
+import GatewayConfigurationFile
 import GatewayCore
 import GatewayNotifications
 

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import GatewayConfigurationFile
 
 /// The embedded defaults `gateway serve` runs with when no configuration file is given: sandbox
 /// mode, merchant TESTMERCHANT with the test-only Apple Pay identities and Google Pay key under

@@ -1,5 +1,6 @@
 import ApplePayToken
 import Foundation
+import GatewayConfigurationFile
 
 /// `sessions.*`: how long a session lives and the key that seals its card data at rest.
 struct SessionSettings: Sendable {

@@ -1,3 +1,5 @@
+import GatewayConfigurationFile
+
 /// Finds the keys of a configuration file that nothing reads: a misspelled key would otherwise be
 /// ignored silently and its default used. The keys read are the catalogue (``ConfigValues``), so
 /// a new key needs no second list here.

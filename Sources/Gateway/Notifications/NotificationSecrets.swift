@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GatewayConfigurationFile
 import GatewayCore
 
 /// Each merchant's notification secret: the configured one, or in sandbox mode one derived from

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayConfigurationFile
 import NIOSSL
 import Synchronization
 

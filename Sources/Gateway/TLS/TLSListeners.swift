@@ -1,4 +1,5 @@
 import Foundation
+import GatewayConfigurationFile
 import GatewayTransport
 import Logging
 import ServiceLifecycle

@@ -5,19 +5,19 @@ import Configuration
 ///
 /// Objects nest (`{"server": {"port": 8080}}` is `server.port`); a key may also be written dotted.
 /// Leaves are strings, integers, numbers, booleans and arrays of strings; `null` means "not set".
-struct ConfigurationJSON {
-    struct Entry {
-        var key: [String]
-        var content: ConfigContent
-        var line: Int
-        var column: Int
+package struct ConfigurationJSON {
+    package struct Entry {
+        package var key: [String]
+        package var content: ConfigContent
+        package var line: Int
+        package var column: Int
     }
 
     /// A syntax or shape problem at a position (1-based line and column).
-    struct Problem: Error {
-        var line: Int
-        var column: Int
-        var message: String
+    package struct Problem: Error {
+        package var line: Int
+        package var column: Int
+        package var message: String
     }
 
     private let bytes: [UInt8]
@@ -26,7 +26,7 @@ struct ConfigurationJSON {
     private var lineStart = 0
     private(set) var entries: [Entry] = []
 
-    static func entries(in bytes: [UInt8]) throws(Problem) -> [Entry] {
+    package static func entries(in bytes: [UInt8]) throws(Problem) -> [Entry] {
         var reader = ConfigurationJSON(bytes: bytes)
         reader.skipWhitespace()
         guard reader.peek == UInt8(ascii: "{") else { throw reader.problem("the file must hold one JSON object") }

@@ -2,11 +2,11 @@ import Configuration
 import Foundation
 
 /// A `--config` JSON file: its values as a provider, and where each key stands in it.
-struct ConfigurationFile {
-    let path: String
-    let entries: [ConfigurationJSON.Entry]
+package struct ConfigurationFile {
+    package let path: String
+    package let entries: [ConfigurationJSON.Entry]
 
-    init(path: String) throws(ConfigurationError) {
+    package init(path: String) throws(ConfigurationError) {
         self.path = path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -50,14 +50,14 @@ struct ConfigurationFile {
         return "JSON has no comments: remove the comment that starts here"
     }
 
-    var provider: InMemoryProvider {
+    package var provider: InMemoryProvider {
         var values: [AbsoluteConfigKey: ConfigValue] = [:]
         for entry in entries { values[AbsoluteConfigKey(entry.key)] = ConfigValue(entry.content, isSecret: false) }
         return InMemoryProvider(name: "file \(path)", values: values)
     }
 
     /// `file:line:column` of a key, for messages.
-    func location(of entry: ConfigurationJSON.Entry) -> String {
+    package func location(of entry: ConfigurationJSON.Entry) -> String {
         "\(path):\(entry.line):\(entry.column)"
     }
 }
