@@ -166,8 +166,15 @@ package final class PostgresTransactionStore: TransactionStore {
     /// One statement, so one database transaction; committed (on disk) before it returns
     /// `.recorded`, with nothing written for every other outcome.
     package func record(_ record: TransactionRecord) async throws -> RecordOutcome {
+        // For `log.stageTrace`: handed over, then holding a pooled connection (the wait for one
+        // is between the two), then committed (the round trip, the function and the commit).
+        let stages = RequestStages.current
+        stages?.submitted()
         let outcome = try await run { connection in
-            try await PostgresRecordWriter.write(record, connection, self.logger, prepared: !self.transactionPooling)
+            stages?.commitStarted(batchSize: 1)
+            let outcome = try await PostgresRecordWriter.write(record, connection, self.logger, prepared: !self.transactionPooling)
+            stages?.committed()
+            return outcome
         }
         if outcome == .recorded { try await pruneIfDue(record.time.milliseconds) }
         return outcome
