@@ -195,4 +195,38 @@ struct BrowserPaymentConfirmServeTests {
         try await refused("/order/pending/transaction/t-1", Self.confirm(#"{"reference":"TEST-FAIL-DECLINE"}"#), field: "order.reference")
         #expect(try await order("pending") == pending)
     }
+
+    @Test("UPDATE_BROWSER_PAYMENT answers the payment as it stands, before and after the confirmation, and changes nothing")
+    func update() async throws {
+        let gateways = try await Gateways.start(.sqlite)
+        defer { gateways.stop() }
+        let update = Data(#"{"apiOperation":"UPDATE_BROWSER_PAYMENT","correlationId":"review-page"}"#.utf8)
+        #expect(try await Self.approve(gateways, order: "bpu-1").status == 200)
+        let before = try await ReplicaCluster.send(port: gateways.port(1), "/order/bpu-1").body
+        let updated = try await ReplicaCluster.send(port: gateways.port(0), "/order/bpu-1/transaction/t-1", body: update)
+        #expect(updated.status == 201)
+        let pending = ReplicaCluster.json(updated.body)
+        #expect(Serve.text(pending, "result") == "PENDING")
+        #expect(Serve.text(pending, "response.gatewayCode") == "SUBMITTED")
+        #expect(Serve.text(pending, "browserPayment.interaction.status") == "RETURNED_TO_MERCHANT")
+        #expect(Serve.text(pending, "correlationId") == "review-page")
+        #expect(try await ReplicaCluster.send(port: gateways.port(1), "/order/bpu-1").body == before)
+
+        #expect(try await ReplicaCluster.send(port: gateways.port(1), "/order/bpu-1/transaction/t-1", body: Self.confirm()).status == 201)
+        let after = ReplicaCluster.json(try await ReplicaCluster.send(port: gateways.port(0), "/order/bpu-1/transaction/t-1", body: update).body)
+        #expect(Serve.text(after, "response.gatewayCode") == "APPROVED")
+        #expect(Serve.text(after, "order.status") == "CAPTURED")
+
+        // Nothing to update: refused by field, as a confirmation is.
+        let unknown = try await ReplicaCluster.send(port: gateways.port(0), "/order/bpu-1/transaction/t-9", body: update)
+        #expect(unknown.status == 400)
+        #expect(Serve.text(ReplicaCluster.json(unknown.body), "error.field") == "transaction.id")
+        let amount = try await ReplicaCluster.send(
+            port: gateways.port(0),
+            "/order/bpu-1/transaction/t-1",
+            body: Data(#"{"apiOperation":"UPDATE_BROWSER_PAYMENT","order":{"amount":"1.00","currency":"USD"}}"#.utf8)
+        )
+        #expect(amount.status == 400)
+        #expect(Serve.text(ReplicaCluster.json(amount.body), "error.field") == "order")
+    }
 }

@@ -81,6 +81,7 @@ struct ProcessorTests {
             APIOperation.allCases.map(\.rawValue) == [
                 "AUTHORIZE", "PAY", "VERIFY", "CAPTURE", "REFUND", "VOID", "UPDATE_AUTHORIZATION", "INITIATE_AUTHENTICATION",
                 "AUTHENTICATE_PAYER", "INITIATE_BROWSER_PAYMENT", "CONFIRM_BROWSER_PAYMENT",
+                "UPDATE_BROWSER_PAYMENT",
             ]
         )
         #expect(APIOperation(rawValue: "INITIATE_BROWSER_PAYMENT") == .browserPayment(.initiate))

@@ -3,9 +3,11 @@ import Foundation
 /// MPGS's browser payment operations (issue 64): the payer approves the payment at a provider's
 /// page (PayPal), to which INITIATE_BROWSER_PAYMENT sends their browser; when the merchant asked
 /// to confirm it on its own site, CONFIRM_BROWSER_PAYMENT (the same transaction id) completes it.
+/// UPDATE_BROWSER_PAYMENT asks the provider for the payment as it stands (the same transaction id).
 package enum BrowserPaymentOperation: String, Sendable, Hashable, CaseIterable {
     case initiate = "INITIATE_BROWSER_PAYMENT"
     case confirm = "CONFIRM_BROWSER_PAYMENT"
+    case update = "UPDATE_BROWSER_PAYMENT"
 }
 
 /// `browserPayment.paypal.paymentConfirmation`: where the payer commits to the payment. At

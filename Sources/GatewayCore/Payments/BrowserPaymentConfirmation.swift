@@ -52,7 +52,8 @@ package struct BrowserPaymentConfirmRequest: Sendable, Hashable {
     }
 }
 
-/// Why a CONFIRM_BROWSER_PAYMENT changed nothing: one case per rule.
+/// Why a CONFIRM_BROWSER_PAYMENT changed nothing, or an UPDATE_BROWSER_PAYMENT found no
+/// payment (its refusals are the first three): one case per rule.
 package enum BrowserPaymentConfirmRefusal: Error, Sendable, Hashable {
     /// No transaction on the merchant's orders has this order id.
     case orderNotFound(String)

@@ -13,20 +13,8 @@ extension BrowserPaymentProcessor {
         logger: Logger
     ) async throws -> ProcessedTransaction {
         try await environment.locks.withLock("\(context.merchant.id)\u{0}\(context.orderId)") {
-            guard let order = try await store.order(merchantId: context.merchant.id, orderId: context.orderId) else {
-                throw BrowserPaymentConfirmRefusal.orderNotFound(context.orderId)
-            }
-            guard
-                let stored = try await store.transaction(
-                    merchantId: context.merchant.id,
-                    orderId: context.orderId,
-                    transactionId: context.transactionId
-                )
-            else { throw BrowserPaymentConfirmRefusal.transactionNotFound(context.transactionId) }
+            let (order, stored) = try await storedBrowserPayment(context)
             let pending = stored.receipt
-            guard pending.browserPayment != nil, [.payment, .authorization].contains(pending.transactionType) else {
-                throw BrowserPaymentConfirmRefusal.notBrowserPayment(context.transactionId)
-            }
             switch pending.merchantConfirmation {
             case nil:
                 throw pending.outcome.gatewayCode == .cancelled
@@ -61,6 +49,38 @@ extension BrowserPaymentProcessor {
             }
             return .recorded(record)
         }
+    }
+
+    /// UPDATE_BROWSER_PAYMENT (issue 64): the browser payment as it stands at the provider, which
+    /// for the simulated PayPal is as the payer's decision (and any confirmation) left it: no
+    /// shipping address changes at the sandbox page. Records nothing; the answer is rendered for
+    /// this request (its version and `correlationId`).
+    package func update(_ echo: RequestEcho, _ context: TransactionContext) async throws -> ProcessedTransaction {
+        var receipt = try await storedBrowserPayment(context).transaction.receipt
+        receipt.version = context.version
+        receipt.echo = RequestEcho(receipt.echo.json.overlaid(with: echo.json))
+        return .replayed(receipt, responseBody: context.encoding.encode(receipt))
+    }
+
+    /// The order and the browser payment recorded under the request's ids, or the refusal that
+    /// says which is missing.
+    private func storedBrowserPayment(
+        _ context: TransactionContext
+    ) async throws -> (order: StoredOrder, transaction: StoredTransaction) {
+        guard let order = try await store.order(merchantId: context.merchant.id, orderId: context.orderId) else {
+            throw BrowserPaymentConfirmRefusal.orderNotFound(context.orderId)
+        }
+        guard
+            let stored = try await store.transaction(
+                merchantId: context.merchant.id,
+                orderId: context.orderId,
+                transactionId: context.transactionId
+            )
+        else { throw BrowserPaymentConfirmRefusal.transactionNotFound(context.transactionId) }
+        guard stored.receipt.browserPayment != nil, [.payment, .authorization].contains(stored.receipt.transactionType) else {
+            throw BrowserPaymentConfirmRefusal.notBrowserPayment(context.transactionId)
+        }
+        return (order, stored)
     }
 
     /// The transaction as confirmed on `order`: the provider's outcome for the (possibly new)

@@ -17,16 +17,17 @@ extension BrowserPaymentConfirmRequest {
 }
 
 extension BrowserPaymentError {
-    /// CONFIRM_BROWSER_PAYMENT's refusals, each naming the field that decided it.
+    /// CONFIRM_BROWSER_PAYMENT's refusals (UPDATE_BROWSER_PAYMENT's too: no order, no such
+    /// payment, not a browser payment), each naming the field that decided it.
     static func confirm(_ refusal: BrowserPaymentConfirmRefusal) -> GatewayError {
         switch refusal {
         case .orderNotFound(let orderId):
-            .invalidValue("order.id", orderId, "No order with this id has a browser payment to confirm")
+            .invalidValue("order.id", orderId, "No order with this id has a browser payment")
         case .transactionNotFound(let transactionId):
             .invalidValue(
                 "transaction.id",
                 transactionId,
-                "No browser payment on this order has this transaction id: confirm with the id INITIATE_BROWSER_PAYMENT used, once the payer has approved at PayPal"
+                "No browser payment on this order has this transaction id: use the id INITIATE_BROWSER_PAYMENT used, once the payer has returned from PayPal"
             )
         case .notBrowserPayment(let transactionId):
             .invalidValue("transaction.id", transactionId, "This transaction is not a browser payment")

@@ -21,4 +21,16 @@ extension GatewayRoutes {
             throw BrowserPaymentError.confirm(refusal)
         }
     }
+
+    /// UPDATE_BROWSER_PAYMENT (issue 64): the browser payment under the initiate's ids as it
+    /// stands; changes nothing.
+    func updateBrowserPayment(_ reader: RequestReader, shape: FieldShape, _ transaction: PaymentProcessor.Context) async throws -> Response {
+        guard let browserPayments else { throw BrowserPaymentError.notSimulated(.update) }
+        let echo = RequestEcho(RequestCatalogue.transactionRequest.echo(of: reader.root, shape: shape))
+        do {
+            return Self.json(.created, bytes: try await browserPayments.update(echo, transaction).responseBody)
+        } catch let refusal as BrowserPaymentConfirmRefusal {
+            throw BrowserPaymentError.confirm(refusal)
+        }
+    }
 }

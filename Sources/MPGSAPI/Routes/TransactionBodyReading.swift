@@ -40,6 +40,8 @@ package enum TransactionBodyReading {
             _ = try BrowserPaymentRequest.reading(reader)
         case .browserPayment(.confirm):
             _ = try BrowserPaymentConfirmRequest.reading(reader)
+        case .browserPayment(.update):
+            break  // correlationId only: the catalogue has checked it.
         }
         return Read(root: reader.root, echo: catalogue.echo(of: reader.root, shape: shape))
     }

@@ -32,31 +32,31 @@ extension ErrorCatalogue {
             Entry(
                 name: "Browser payments in production",
                 error: BrowserPaymentError.notSimulated(.initiate),
-                when: "A gateway in production mode (no simulated provider) gets INITIATE_BROWSER_PAYMENT or CONFIRM_BROWSER_PAYMENT.",
+                when: "A gateway in production mode (no simulated provider) gets INITIATE_, CONFIRM_ or UPDATE_BROWSER_PAYMENT.",
                 whatToDo: "Use a sandbox-mode gateway for browser payments."
             ),
         ] + browserPaymentConfirmEntries
     }
 
-    /// CONFIRM_BROWSER_PAYMENT's refusals: each changes nothing.
+    /// CONFIRM_BROWSER_PAYMENT's refusals (the first three UPDATE_BROWSER_PAYMENT's too): each changes nothing.
     private static var browserPaymentConfirmEntries: [Entry] {
         [
             Entry(
-                name: "Confirm: no such order",
+                name: "Confirm or update: no such order",
                 error: BrowserPaymentError.confirm(.orderNotFound("o-1")),
-                when: "CONFIRM_BROWSER_PAYMENT on an order id with no transactions.",
+                when: "CONFIRM_BROWSER_PAYMENT or UPDATE_BROWSER_PAYMENT on an order id with no transactions.",
                 whatToDo: "Confirm on the order INITIATE_BROWSER_PAYMENT named."
             ),
             Entry(
-                name: "Confirm: no such browser payment",
+                name: "Confirm or update: no such browser payment",
                 error: BrowserPaymentError.confirm(.transactionNotFound("t-2")),
-                when: "CONFIRM_BROWSER_PAYMENT under a transaction id the order lacks (the payer has not approved yet, or another id).",
+                when: "CONFIRM_ or UPDATE_BROWSER_PAYMENT under a transaction id the order lacks (the payer is still at PayPal, or another id).",
                 whatToDo: "Use the initiate's transaction id, after the payer returned to `browserPayment.returnUrl`."
             ),
             Entry(
-                name: "Confirm: not a browser payment",
+                name: "Confirm or update: not a browser payment",
                 error: BrowserPaymentError.confirm(.notBrowserPayment("t-1")),
-                when: "CONFIRM_BROWSER_PAYMENT naming a card or wallet payment, or a follow-on.",
+                when: "CONFIRM_ or UPDATE_BROWSER_PAYMENT naming a card or wallet payment, or a follow-on.",
                 whatToDo: "Name the browser payment's own transaction id."
             ),
             Entry(

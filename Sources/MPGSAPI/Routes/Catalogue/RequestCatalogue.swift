@@ -41,6 +41,7 @@ struct RequestCatalogue: Sendable {
         "I": .authentication(.initiateAuthentication), "Y": .authentication(.authenticatePayer),
         // Issue 64.
         "B": .browserPayment(.initiate), "K": .browserPayment(.confirm),
+        "W": .browserPayment(.update),
     ]
 
     /// The transaction request, from the embedded catalogue. The catalogue is checked by a test,
