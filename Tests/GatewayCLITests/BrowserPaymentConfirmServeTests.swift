@@ -229,4 +229,32 @@ struct BrowserPaymentConfirmServeTests {
         #expect(amount.status == 400)
         #expect(Serve.text(ReplicaCluster.json(amount.body), "error.field") == "order")
     }
+
+    @Test("two replicas confirming at once: one confirmation; the identical one gets its answer, another is refused")
+    func racingReplicas() async throws {
+        let gateways = try await Gateways.start(.postgres)
+        defer { gateways.stop() }
+        let (port0, port1) = (gateways.port(0), gateways.port(1))
+        for round in 0..<3 {
+            #expect(try await Self.approve(gateways, order: "race-same-\(round)").status == 200)
+            async let first = ReplicaCluster.send(port: port0, "/order/race-same-\(round)/transaction/t-1", body: Self.confirm())
+            async let second = ReplicaCluster.send(port: port1, "/order/race-same-\(round)/transaction/t-1", body: Self.confirm())
+            let (one, other) = try await (first, second)
+            #expect(one.status == 201 && other.status == 201, "\(one.status) \(other.status)")
+            #expect(one.body == other.body)
+
+            #expect(try await Self.approve(gateways, order: "race-other-\(round)").status == 200)
+            async let plain = ReplicaCluster.send(port: port0, "/order/race-other-\(round)/transaction/t-1", body: Self.confirm())
+            async let changed = ReplicaCluster.send(
+                port: port1,
+                "/order/race-other-\(round)/transaction/t-1",
+                body: Self.confirm(#"{"amount":"30.00","currency":"USD"}"#)
+            )
+            let statuses = try await [plain.status, changed.status].sorted()
+            #expect(statuses == [201, 400])
+            let order = ReplicaCluster.json(try await ReplicaCluster.send(port: gateways.port(0), "/order/race-other-\(round)").body)
+            #expect(Serve.text(order, "status") == "CAPTURED")
+            #expect((order["transaction"] as? [Any])?.count == 1)
+        }
+    }
 }

@@ -33,7 +33,7 @@ extension BrowserPaymentProcessor {
             let amount = request.amount ?? pending.amount
             guard let confirmations else { throw PaymentRejection.orderChanged }
             let confirmation = try await self.confirmation(of: stored, order, amount: amount, request, context)
-            guard try await confirmations.recordConfirmation(confirmation) else { throw PaymentRejection.orderChanged }
+            guard try await confirmations.recordConfirmation(confirmation) else { return try await lostRace(context) }
             let record = confirmation.record
             environment.observer.transactionRecorded(operation: record.operation, gatewayCode: record.gatewayCode)
             logger.info(
@@ -49,6 +49,22 @@ extension BrowserPaymentProcessor {
             }
             return .recorded(record)
         }
+    }
+
+    /// The answer when the store wrote nothing: another replica changed the order or confirmed
+    /// the payment first. Its confirmation's stored answer if it was this request (an identical
+    /// retry that raced), else the refusal a later request would get.
+    private func lostRace(_ context: TransactionContext) async throws -> ProcessedTransaction {
+        let stored = try await store.transaction(
+            merchantId: context.merchant.id,
+            orderId: context.orderId,
+            transactionId: context.transactionId
+        )
+        guard let stored, case .confirmed(let requestHash)? = stored.receipt.merchantConfirmation else {
+            throw PaymentRejection.orderChanged
+        }
+        guard context.fingerprint.matches(requestHash) else { throw BrowserPaymentConfirmRefusal.alreadyConfirmed }
+        return .replayed(stored.receipt, responseBody: stored.responseBody(in: context.encoding))
     }
 
     /// UPDATE_BROWSER_PAYMENT (issue 64): the browser payment as it stands at the provider, which
