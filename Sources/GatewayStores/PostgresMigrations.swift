@@ -432,6 +432,14 @@ enum PostgresMigrations {
         ["ALTER TABLE transactions ADD COLUMN IF NOT EXISTS browser_payment_type text"],
         // 21: storedOnFile as the payment sent it (issue 64), as SQLite's step 20.
         ["ALTER TABLE transactions ADD COLUMN IF NOT EXISTS stored_on_file text"],
+        // 22: a CONFIRM_AT_MERCHANT browser payment's confirmation (issue 64), as SQLite's step 21.
+        [
+            """
+            ALTER TABLE transactions
+                ADD COLUMN IF NOT EXISTS browser_payment_confirmation text,
+                ADD COLUMN IF NOT EXISTS browser_payment_confirm_hash text
+            """
+        ],
     ]
 
     private static func sealLegacyFingerprints(

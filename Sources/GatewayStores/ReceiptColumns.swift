@@ -68,6 +68,13 @@ enum ReceiptColumns {
             ("order_total_refunded_minor", .integer), ("order_wallet_provider", .text), ("order_reference", .text),
             ("order_created_at_ms", .integer), ("echo", .text),
         ] + authenticationColumns + riskColumns + [("browser_payment_type", .text), ("stored_on_file", .text)]
+        + merchantConfirmationColumns
+
+    /// A CONFIRM_AT_MERCHANT browser payment's confirmation and the fingerprint (base64) of the
+    /// CONFIRM_BROWSER_PAYMENT that confirmed it (issue 64: SQLite step 21, PostgreSQL step 22).
+    static let merchantConfirmationColumns: [(name: String, kind: Kind)] = [
+        ("browser_payment_confirmation", .text), ("browser_payment_confirm_hash", .text),
+    ]
 
     /// The 3-D Secure authentication an AUTHORIZE or PAY carried (SQLite step 8, PostgreSQL step 9).
     static let authenticationColumns: [(name: String, kind: Kind)] = [
@@ -114,7 +121,18 @@ enum ReceiptColumns {
             .integer(order.creationTime.milliseconds), StoredValue(echoText(receipt.echo)),
         ] + authenticationValues(receipt.authentication) + riskValues(receipt.risk) + [
             StoredValue(receipt.browserPayment?.rawValue), StoredValue(receipt.storedOnFile?.rawValue),
+            StoredValue(receipt.merchantConfirmation?.status.rawValue),
+            StoredValue(receipt.merchantConfirmation?.requestHash.map { Data($0).base64EncodedString() }),
         ]
+    }
+
+    private static func merchantConfirmation(_ row: some StoredRow) throws -> MerchantConfirmation? {
+        guard let text = try row.optionalText("browser_payment_confirmation") else { return nil }
+        let status = try decode(MerchantConfirmation.Status.init(rawValue:), text, column: "browser_payment_confirmation")
+        let hashText = try row.optionalText("browser_payment_confirm_hash")
+        let hash = try hashText.map { try decode({ Data(base64Encoded: $0).map(Array.init) }, $0, column: "browser_payment_confirm_hash") }
+        // A status without its fingerprint, or the other way round, is a row this gateway did not write.
+        return try decode({ _ in MerchantConfirmation(status: status, requestHash: hash) }, text, column: "browser_payment_confirmation")
     }
 
     private static func riskValues(_ risk: RiskAssessment?) -> [StoredValue] {
@@ -193,6 +211,7 @@ enum ReceiptColumns {
         if let storedOnFile = try row.optionalText("stored_on_file") {
             receipt.storedOnFile = try decode(StoredOnFile.init(rawValue:), storedOnFile, column: "stored_on_file")
         }
+        receipt.merchantConfirmation = try merchantConfirmation(row)
         return receipt
     }
 

@@ -371,6 +371,13 @@ enum SQLiteMigrations {
         """
         ALTER TABLE transactions ADD COLUMN stored_on_file TEXT;
         """,
+        // 21: a CONFIRM_AT_MERCHANT browser payment's confirmation (issue 64): awaiting
+        // CONFIRM_BROWSER_PAYMENT, or confirmed by the request whose fingerprint is kept
+        // (ReceiptColumns.merchantConfirmationColumns).
+        """
+        ALTER TABLE transactions ADD COLUMN browser_payment_confirmation TEXT;
+        ALTER TABLE transactions ADD COLUMN browser_payment_confirm_hash TEXT;
+        """,
     ]
 
     /// Applies the missing steps up to `target` (all of them unless a test wants an older schema).

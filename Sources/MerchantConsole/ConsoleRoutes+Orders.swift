@@ -132,10 +132,18 @@ extension ConsoleRoutes {
         if let provider = receipt.browserPayment {
             let interaction = receipt.echo.json["browserPayment"]?["interaction"]
             values["card"] = "none"
-            values["browserPayment"] = [
+            var browserPayment: [String: Any] = [
                 "provider": provider.rawValue, "status": interaction?["status"]?.stringValue ?? "",
                 "returned": interaction?["timeReturned"]?.stringValue ?? "",
             ]
+            // CONFIRM_AT_MERCHANT: why a payment the payer approved is still pending. Absent, not
+            // empty, for the others (an empty string is a true section in the template).
+            switch receipt.merchantConfirmation {
+            case .awaiting?: browserPayment["confirmation"] = "awaiting CONFIRM_BROWSER_PAYMENT from the merchant"
+            case .confirmed?: browserPayment["confirmation"] = "confirmed by the merchant"
+            case nil: break
+            }
+            values["browserPayment"] = browserPayment
         }
         // Issue 64: the series the payment belongs to, as its request sent it.
         let agreement = receipt.echo.json["agreement"]

@@ -80,10 +80,12 @@ struct ProcessorTests {
         #expect(
             APIOperation.allCases.map(\.rawValue) == [
                 "AUTHORIZE", "PAY", "VERIFY", "CAPTURE", "REFUND", "VOID", "UPDATE_AUTHORIZATION", "INITIATE_AUTHENTICATION",
-                "AUTHENTICATE_PAYER", "INITIATE_BROWSER_PAYMENT",
+                "AUTHENTICATE_PAYER", "INITIATE_BROWSER_PAYMENT", "CONFIRM_BROWSER_PAYMENT",
+                "UPDATE_BROWSER_PAYMENT",
             ]
         )
         #expect(APIOperation(rawValue: "INITIATE_BROWSER_PAYMENT") == .browserPayment(.initiate))
+        #expect(APIOperation(rawValue: "CONFIRM_BROWSER_PAYMENT") == .browserPayment(.confirm))
         for operation in APIOperation.allCases { #expect(APIOperation(rawValue: operation.rawValue) == operation) }
         #expect(APIOperation(rawValue: "PAY") == .initial(.pay))
         #expect(APIOperation(rawValue: "VOID") == .followOn(.void))

@@ -39,7 +39,7 @@ struct BrowserPaymentReadingTests {
             (#""returnUrl":"https://merchant.example/return""#, #""returnUrl":"ftp://x.example/return""#, "browserPayment.returnUrl"),
             (#""type":"BROWSER_PAYMENT""#, #""type":"CARD""#, "sourceOfFunds.type"),
             (
-                #""paymentConfirmation":"CONFIRM_AT_PROVIDER""#, #""paymentConfirmation":"CONFIRM_AT_MERCHANT""#,
+                #""paymentConfirmation":"CONFIRM_AT_PROVIDER""#, #""paymentConfirmation":"CONFIRM_LATER""#,
                 "browserPayment.paypal.paymentConfirmation"
             ),
             (#""returnUrl":"https://merchant.example/return","#, "", "browserPayment.returnUrl"),
@@ -51,6 +51,46 @@ struct BrowserPaymentReadingTests {
         #expect(body != Self.valid)
         let error = #expect(throws: GatewayError.self) { try Self.read(body) }
         #expect(error?.field == field)
+    }
+
+    @Test("CONFIRM_AT_MERCHANT is read, and sealed with the interaction; none sent is CONFIRM_AT_PROVIDER")
+    func readsConfirmation() throws {
+        #expect(try Self.read(Self.valid).confirmation == .atProvider)
+        let atMerchant = Self.valid.replacingOccurrences(of: "CONFIRM_AT_PROVIDER", with: "CONFIRM_AT_MERCHANT")
+        let request = try Self.read(atMerchant)
+        #expect(request.confirmation == .atMerchant)
+        let unsaid = Self.valid.replacingOccurrences(of: #","paypal":{"paymentConfirmation":"CONFIRM_AT_PROVIDER"}"#, with: "")
+        #expect(unsaid != Self.valid)
+        #expect(try Self.read(unsaid).confirmation == .atProvider)
+        let cipher = SessionCipher(key: Array(repeating: 7, count: 32))
+        let interaction = BrowserPaymentInteraction(
+            merchantId: "TESTMERCHANT",
+            orderId: "o-1",
+            transactionId: "t-1",
+            version: try #require(APIVersion("100")),
+            request: request,
+            requestHash: [1, 2, 3],
+            initiatedAt: Date(milliseconds: 1_800_000_000_123)
+        )
+        #expect(BrowserPaymentInteraction.open(try interaction.sealed(with: cipher), with: cipher)?.request.confirmation == .atMerchant)
+    }
+
+    @Test("CONFIRM_BROWSER_PAYMENT takes a new amount with its currency, and nothing a payment takes")
+    func readsConfirm() throws {
+        func read(_ body: String) throws(GatewayError) -> BrowserPaymentConfirmRequest {
+            let shape = RequestCatalogue.transactionRequest.shape(for: .browserPayment(.confirm), version: 100)
+            return try BrowserPaymentConfirmRequest.reading(RequestReader(body: Array(body.utf8), shape: shape))
+        }
+        let bare = try read(#"{"apiOperation":"CONFIRM_BROWSER_PAYMENT"}"#)
+        #expect(bare.amount == nil && bare.currency == nil)
+        let changed = try read(#"{"apiOperation":"CONFIRM_BROWSER_PAYMENT","order":{"amount":"30.00","currency":"USD"},"correlationId":"c-1"}"#)
+        #expect(changed.amount?.minorUnits == 3000)
+        let noCurrency = #expect(throws: GatewayError.self) { try read(#"{"apiOperation":"CONFIRM_BROWSER_PAYMENT","order":{"amount":"30.00"}}"#) }
+        #expect(noCurrency?.field == "order.currency")
+        let reference = #expect(throws: GatewayError.self) {
+            try read(#"{"apiOperation":"CONFIRM_BROWSER_PAYMENT","order":{"reference":"TEST-FAIL-DECLINE"}}"#)
+        }
+        #expect(reference?.field == "order.reference")
     }
 
     @Test("a card field is not a browser payment's")

@@ -64,7 +64,8 @@ func buildRouter(_ services: GatewayDependencies, clientCertificates: ClientCert
         tokens: tokens,
         authentications: authentications,
         // Issue 64: the provider's page is the sandbox's own.
-        browserPayments: services.configuration.mode == .sandbox ? BrowserPaymentProcessor(environment) : nil
+        browserPayments: services.configuration.mode == .sandbox
+            ? BrowserPaymentProcessor(environment, confirmations: services.browserPaymentConfirmations) : nil
     )
     routes.register(on: router)
     RadialRoutes(

@@ -40,6 +40,8 @@ struct GatewayDependencies: Sendable {
     var outbox: (any NotificationOutbox)?
     /// The same database's risk review decisions (issue 64); nil for a store without them.
     var riskReviews: (any RiskReviewStore)?
+    /// The same database's CONFIRM_BROWSER_PAYMENT writes (issue 64); nil for a store without them.
+    var browserPaymentConfirmations: (any BrowserPaymentConfirmationStore)?
     /// Wakes the delivery loop when this replica commits a transaction with a notification.
     let notificationDoorbell = NotificationDoorbell()
     /// What this replica just recorded with a notification, handed to its delivery loop.
@@ -139,6 +141,7 @@ struct GatewayDependencies: Sendable {
             consoleStore = store as? any ConsoleStore
             outbox = store as? any NotificationOutbox
             riskReviews = store as? any RiskReviewStore
+            browserPaymentConfirmations = store as? any BrowserPaymentConfirmationStore
         } else {
             let opened = try configuration.openStore(eventLoops: eventLoops, sealingLegacyFingerprints: fingerprinter.sealLegacy)
             self.store = TimedTransactionStore(base: opened.store, metrics: metrics)
@@ -148,6 +151,7 @@ struct GatewayDependencies: Sendable {
             consoleStore = opened.store as? any ConsoleStore
             outbox = opened.store as? any NotificationOutbox
             riskReviews = opened.store as? any RiskReviewStore
+            browserPaymentConfirmations = opened.store as? any BrowserPaymentConfirmationStore
             storeServices = opened.services
         }
         var sessionKey = keys.map(\.sessionSealing) ?? configuration.sessions.encryptionKey

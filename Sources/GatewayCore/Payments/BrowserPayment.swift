@@ -1,9 +1,21 @@
 import Foundation
 
 /// MPGS's browser payment operations (issue 64): the payer approves the payment at a provider's
-/// page (PayPal), to which INITIATE_BROWSER_PAYMENT sends their browser.
+/// page (PayPal), to which INITIATE_BROWSER_PAYMENT sends their browser; when the merchant asked
+/// to confirm it on its own site, CONFIRM_BROWSER_PAYMENT (the same transaction id) completes it.
+/// UPDATE_BROWSER_PAYMENT asks the provider for the payment as it stands (the same transaction id).
 package enum BrowserPaymentOperation: String, Sendable, Hashable, CaseIterable {
     case initiate = "INITIATE_BROWSER_PAYMENT"
+    case confirm = "CONFIRM_BROWSER_PAYMENT"
+    case update = "UPDATE_BROWSER_PAYMENT"
+}
+
+/// `browserPayment.paypal.paymentConfirmation`: where the payer commits to the payment. At
+/// PayPal (its "Pay Now"), the approval completes it; at the merchant (PayPal's "Continue"), the
+/// payer returns with the payment pending and the merchant's CONFIRM_BROWSER_PAYMENT completes it.
+package enum PaymentConfirmation: String, Sendable, Hashable, CaseIterable {
+    case atProvider = "CONFIRM_AT_PROVIDER"
+    case atMerchant = "CONFIRM_AT_MERCHANT"
 }
 
 /// `sourceOfFunds.browserPayment.type`: the provider. This gateway simulates PayPal only.
@@ -29,6 +41,7 @@ package struct BrowserPaymentRequest: Sendable, Hashable {
     package var transactionSource: String
     package var returnURL: String
     package var notificationURL: String?
+    package var confirmation: PaymentConfirmation
     package var echo: RequestEcho
 
     package init(
@@ -40,6 +53,7 @@ package struct BrowserPaymentRequest: Sendable, Hashable {
         transactionSource: String,
         returnURL: String,
         notificationURL: String?,
+        confirmation: PaymentConfirmation = .atProvider,
         echo: RequestEcho = RequestEcho()
     ) {
         self.operation = operation
@@ -50,6 +64,7 @@ package struct BrowserPaymentRequest: Sendable, Hashable {
         self.transactionSource = transactionSource
         self.returnURL = returnURL
         self.notificationURL = notificationURL
+        self.confirmation = confirmation
         self.echo = echo
     }
 }

@@ -7,9 +7,12 @@ import Logging
 /// when it is the same, and is refused when it is not.
 package struct BrowserPaymentProcessor: Sendable {
     let environment: ProcessingEnvironment
+    /// Where CONFIRM_BROWSER_PAYMENT writes (the same database); nil: a store without it.
+    let confirmations: (any BrowserPaymentConfirmationStore)?
 
-    package init(_ environment: ProcessingEnvironment) {
+    package init(_ environment: ProcessingEnvironment, confirmations: (any BrowserPaymentConfirmationStore)? = nil) {
         self.environment = environment
+        self.confirmations = confirmations
     }
 
     package var store: any TransactionStore { environment.store }
@@ -48,13 +51,13 @@ package struct BrowserPaymentProcessor: Sendable {
         existingOrder: StoredOrder?
     ) -> TransactionRecord {
         let now = environment.now()
-        let code = BrowserPaymentSimulator.gatewayCode(orderReference: request.orderReference, decision: decision)
-        let outcome = AcquirerOutcome(
-            gatewayCode: code,
-            acquirerCode: code.result == .success ? "00" : nil,
-            acquirerMessage: code.result == .success ? "Approved" : nil,
-            authorizedMinorUnits: code.result == .success ? request.amount.minorUnits : 0
-        )
+        // Approved for the merchant to confirm: pending until CONFIRM_BROWSER_PAYMENT, which
+        // gets the provider's outcome.
+        let awaitsMerchant = request.confirmation == .atMerchant && decision == .approved
+        let code =
+            awaitsMerchant
+            ? .submitted : BrowserPaymentSimulator.gatewayCode(orderReference: request.orderReference, decision: decision)
+        let outcome = Self.outcome(code, amount: request.amount)
         let order = OrderLedger.orderAfterInitial(
             outcome,
             operation: request.operation,
@@ -81,12 +84,23 @@ package struct BrowserPaymentProcessor: Sendable {
             echo: request.echo
         )
         receipt.browserPayment = request.type
+        if awaitsMerchant { receipt.merchantConfirmation = .awaiting }
         return .orderOpening(
             receipt,
             operation: .browserPayment(.initiate),
             context: context,
             existingOrder: existingOrder,
             notificationURL: request.notificationURL
+        )
+    }
+
+    /// The provider's answer as the acquirer's outcome: approved ones authorize the whole amount.
+    static func outcome(_ code: GatewayCode, amount: Amount) -> AcquirerOutcome {
+        AcquirerOutcome(
+            gatewayCode: code,
+            acquirerCode: code.result == .success ? "00" : nil,
+            acquirerMessage: code.result == .success ? "Approved" : nil,
+            authorizedMinorUnits: code.result == .success ? amount.minorUnits : 0
         )
     }
 }

@@ -33,6 +33,9 @@ package struct TransactionReceipt: Sendable, Hashable {
     /// Issue 64: `sourceOfFunds.provided.card.storedOnFile` as the order's payment sent it (nil:
     /// not sent, NOT_STORED); kept by the order's follow-ons as the card is.
     package var storedOnFile: StoredOnFile? = nil
+    /// Issue 64: a CONFIRM_AT_MERCHANT browser payment's confirmation (nil for every other
+    /// transaction, a payment confirmed at PayPal included).
+    package var merchantConfirmation: MerchantConfirmation? = nil
 
     package init(
         merchantId: String,

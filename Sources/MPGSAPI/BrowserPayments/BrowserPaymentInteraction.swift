@@ -28,6 +28,7 @@ struct BrowserPaymentInteraction: Sendable, Hashable {
             "transactionReference": request.transactionReference.map(JSONValue.string) ?? .null,
             "source": .string(request.transactionSource), "returnUrl": .string(request.returnURL),
             "notificationUrl": request.notificationURL.map(JSONValue.string) ?? .null, "echo": request.echo.json,
+            "confirmation": .string(request.confirmation.rawValue),
             "hash": .string(Data(requestHash).base64EncodedString()), "initiated": .integer(initiatedAt.milliseconds),
         ])
         let sealed = try cipher.seal(json.serialized(), sessionId: Self.associatedData)
@@ -67,6 +68,8 @@ struct BrowserPaymentInteraction: Sendable, Hashable {
                 transactionSource: source,
                 returnURL: returnURL,
                 notificationURL: json["notificationUrl"]?.stringValue,
+                // Sealed before CONFIRM_AT_MERCHANT was offered: confirmed at PayPal.
+                confirmation: json["confirmation"]?.stringValue.flatMap(PaymentConfirmation.init(rawValue:)) ?? .atProvider,
                 echo: RequestEcho(json["echo"] ?? .object([:]))
             ),
             requestHash: Array(hash),

@@ -10,8 +10,12 @@ enum BrowserPaymentPage {
     }
 
     /// The payer's choice: approve the payment or cancel it. The sealed interaction goes back with it.
-    static func decision(_ sealed: String, merchant: String, amount: String, reference: String?) -> String {
-        page(
+    /// With CONFIRM_AT_MERCHANT the approval is PayPal's "Continue": the merchant confirms later.
+    static func decision(_ sealed: String, merchant: String, amount: String, reference: String?, confirmAtMerchant: Bool = false) -> String {
+        let approve =
+            confirmAtMerchant
+            ? "Continue: the merchant confirms the payment on its site" : "Approve the payment"
+        return page(
             title: "Sandbox PayPal",
             """
             <h1>Sandbox PayPal</h1>
@@ -21,7 +25,7 @@ enum BrowserPaymentPage {
             <b>\(ACSPage.escape(reference ?? "none"))</b>.</p>
             <form id="browserPaymentForm" method="POST" action="\(BrowserPaymentRoutes.decisionPath)">
             <input type="hidden" name="interaction" value="\(ACSPage.escape(sealed))"/>
-            <p><button id="approve" name="decision" value="APPROVE" type="submit">Approve the payment</button>
+            <p><button id="approve" name="decision" value="APPROVE" type="submit">\(approve)</button>
             <button id="cancel" name="decision" value="CANCEL" type="submit">Cancel and return to the merchant</button></p>
             </form>
             """

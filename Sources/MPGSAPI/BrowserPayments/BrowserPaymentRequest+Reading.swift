@@ -27,11 +27,9 @@ extension BrowserPaymentRequest {
         default:
             throw BrowserPaymentError.sourceType(sourceType)
         }
-        // The payer confirms at PayPal: confirming at the merchant takes CONFIRM_BROWSER_PAYMENT,
-        // which this gateway does not offer yet.
-        if let confirmation = reader.text("browserPayment.paypal.paymentConfirmation"), confirmation != "CONFIRM_AT_PROVIDER" {
-            throw BrowserPaymentError.confirmation(confirmation)
-        }
+        // The catalogue allows only its two values; none sent: the payer confirms at PayPal.
+        let confirmation =
+            reader.text("browserPayment.paypal.paymentConfirmation").flatMap(PaymentConfirmation.init(rawValue:)) ?? .atProvider
         let currencyCode = try reader.requiredText("order.currency")
         guard let currency = Currency(code: currencyCode) else {
             throw GatewayError.invalidValue("order.currency", currencyCode, "Currency is not supported")
@@ -44,7 +42,8 @@ extension BrowserPaymentRequest {
             transactionReference: reader.text("transaction.reference"),
             transactionSource: reader.text("transaction.source") ?? "INTERNET",
             returnURL: returnURL,
-            notificationURL: reader.text("order.notificationUrl")
+            notificationURL: reader.text("order.notificationUrl"),
+            confirmation: confirmation
         )
     }
 }
@@ -67,17 +66,7 @@ enum BrowserPaymentError {
         .unsupported("sourceOfFunds.browserPayment.type", value, "The merchant is not enabled for this browser payment")
     }
 
-    static func confirmation(_ value: String) -> GatewayError {
-        .unsupported(
-            "browserPayment.paypal.paymentConfirmation",
-            value,
-            "Only CONFIRM_AT_PROVIDER is supported: the payer confirms the payment at PayPal"
-        )
+    static func notSimulated(_ operation: BrowserPaymentOperation) -> GatewayError {
+        .unsupported("apiOperation", operation.rawValue, "Browser payments are simulated in sandbox mode only")
     }
-
-    static let notSimulated = GatewayError.unsupported(
-        "apiOperation",
-        "INITIATE_BROWSER_PAYMENT",
-        "Browser payments are simulated in sandbox mode only"
-    )
 }

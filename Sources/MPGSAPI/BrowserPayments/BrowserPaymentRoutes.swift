@@ -49,7 +49,8 @@ package struct BrowserPaymentRoutes: Sendable {
                 sealed,
                 merchant: interaction.merchantId,
                 amount: "\(amount.text) \(amount.currency.code)",
-                reference: interaction.request.orderReference
+                reference: interaction.request.orderReference,
+                confirmAtMerchant: interaction.request.confirmation == .atMerchant
             )
         )
     }

@@ -23,7 +23,7 @@ extension GatewayRoutes {
             return Self.json(.created, bytes: try transaction.retry(stored).responseBody)
         }
         guard let browserPayments, let cipher = sessions.cipher else {
-            throw BrowserPaymentError.notSimulated
+            throw BrowserPaymentError.notSimulated(.initiate)
         }
         var payment = try BrowserPaymentRequest.reading(reader)
         payment.echo = RequestEcho(RequestCatalogue.transactionRequest.echo(of: reader.root, shape: shape))

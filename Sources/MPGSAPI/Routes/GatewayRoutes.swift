@@ -157,6 +157,10 @@ package struct GatewayRoutes: Sendable {
             return try await authenticate(authenticationOperation, reader, request, transaction)
         case .browserPayment(.initiate):
             return try await initiateBrowserPayment(reader, shape: shape, transaction, request)
+        case .browserPayment(.confirm):
+            return try await confirmBrowserPayment(reader, shape: shape, transaction, logger: context.logger)
+        case .browserPayment(.update):
+            return try await updateBrowserPayment(reader, shape: shape, transaction)
         }
         if let revealed {
             return Self.json(.created, bytes: SensitiveDataControl.unmasked(processed.responseBody, revealing: revealed))

@@ -38,6 +38,10 @@ package enum TransactionBodyReading {
             _ = try AuthenticatePayerRequest.reading(reader)
         case .browserPayment(.initiate):
             _ = try BrowserPaymentRequest.reading(reader)
+        case .browserPayment(.confirm):
+            _ = try BrowserPaymentConfirmRequest.reading(reader)
+        case .browserPayment(.update):
+            break  // correlationId only: the catalogue has checked it.
         }
         return Read(root: reader.root, echo: catalogue.echo(of: reader.root, shape: shape))
     }

@@ -79,7 +79,7 @@ enum OrderTemplate {
         <dt>Receipt</dt><dd>{{receipt}}</dd>
         <dt>Card</dt><dd>{{card}}</dd>
         {{#device}}<dt>Device number</dt><dd>{{number}} exp. {{expiry}} ({{format}})</dd>{{/device}}
-        {{#browserPayment}}<dt>Browser payment</dt><dd>{{provider}}, interaction {{status}} {{returned}}</dd>{{/browserPayment}}
+        {{#browserPayment}}<dt>Browser payment</dt><dd>{{provider}}, interaction {{status}} {{returned}}{{#confirmation}}, {{confirmation}}{{/confirmation}}</dd>{{/browserPayment}}
         {{#agreement}}<dt>Agreement</dt><dd>{{id}} {{type}}{{#referenceOrderId}}, follows order {{referenceOrderId}}{{/referenceOrderId}}, card {{storedOnFile}}</dd>{{/agreement}}
         <dt>Source</dt><dd>{{source}}</dd>
         <dt>Time</dt><dd>{{time}}</dd>

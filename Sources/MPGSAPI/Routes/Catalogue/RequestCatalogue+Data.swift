@@ -30,7 +30,7 @@ let transactionRequestCatalogueText = #"""
     #               base64:MIN-MAX, json:MIN-MAX (JSON text), regex:PATTERN, any (checked where used)
     #   OPERATIONS  letters: A AUTHORIZE, P PAY, V VERIFY, C CAPTURE, R REFUND, X VOID,
     #               U UPDATE_AUTHORIZATION, I INITIATE_AUTHENTICATION, Y AUTHENTICATE_PAYER,
-    #               B INITIATE_BROWSER_PAYMENT
+    #               B INITIATE_BROWSER_PAYMENT, K CONFIRM_BROWSER_PAYMENT, W UPDATE_BROWSER_PAYMENT
     #               A path may have a second line in a later block (3-D Secure's): its operations are
     #               added to the first line's; the format must be the same.
     #
@@ -56,8 +56,8 @@ let transactionRequestCatalogueText = #"""
     @echo billing customer shipping device order airline cruise posTerminal accountFunding agreement currencyConversion paymentPlan transaction.reference transaction.merchantNote transaction.item transaction.itemAmount transaction.taxAmount transaction.discountAmount transaction.dutyAmount transaction.shippingAndHandlingAmount transaction.tax transaction.taxStatus transaction.serviceLocation correlationId partnerSolutionId risk browserPayment referenceOrderId
     @order billing customer shipping device order airline cruise accountFunding agreement referenceOrderId
 
-    apiOperation enum:AUTHORIZE|PAY|VERIFY|CAPTURE|REFUND|VOID|UPDATE_AUTHORIZATION|INITIATE_AUTHENTICATION|AUTHENTICATE_PAYER|INITIATE_BROWSER_PAYMENT APVCRXUIYB
-    correlationId text:1-100 APVCRXUB
+    apiOperation enum:AUTHORIZE|PAY|VERIFY|CAPTURE|REFUND|VOID|UPDATE_AUTHORIZATION|INITIATE_AUTHENTICATION|AUTHENTICATE_PAYER|INITIATE_BROWSER_PAYMENT|CONFIRM_BROWSER_PAYMENT|UPDATE_BROWSER_PAYMENT APVCRXUIYBKW
+    correlationId text:1-100 APVCRXUBKW
     partnerSolutionId text:1-40 APVCRXUB
     # Issue 64: the earlier order a payment in a series follows (a merchant-initiated one names it or
     # its agreement.id).
@@ -244,10 +244,10 @@ let transactionRequestCatalogueText = #"""
     initiator.userId text:1-256 APVCRB
 
     order.acceptPartialAmount boolean APVCRB
-    order.amount decimal:1-14 APVB
+    order.amount decimal:1-14 APVBK
     order.cashbackAmount decimal:1-14 APB
     order.certainty enum:ESTIMATED|FINAL A
-    order.currency upper:3-3 APVB
+    order.currency upper:3-3 APVBK
     order.custom.{name} text:1-250 APVCRUB
     order.customerNote text:1-250 APVCRB
     order.customerOrderDate date APVB
@@ -507,8 +507,14 @@ let transactionRequestCatalogueText = #"""
     # INITIATE_BROWSER_PAYMENT (issue 64): a payment at a browser payment provider (PayPal), from its
     # Initiate Browser Payment page as we know it: the order and request-wide groups PAY takes (B is
     # added to them above; not the card, token, session, 3-D Secure or wallet fields), and these.
+    # CONFIRM_BROWSER_PAYMENT (K, issue 64) completes a CONFIRM_AT_MERCHANT payment the payer approved,
+    # under the initiate's transaction id: its Confirm Browser Payment page lets the amount change,
+    # not the currency. It takes correlationId, order.amount with order.currency, and
+    # browserPayment.returnUrl (echoed only: Mastercard's test merchant server sends it).
+    # UPDATE_BROWSER_PAYMENT (W) asks for the payment as it stands at the provider: correlationId only
+    # (its page also lists session.id and session.version, which carry nothing for it here).
     browserPayment.operation enum:AUTHORIZE|PAY B
-    browserPayment.returnUrl url B
+    browserPayment.returnUrl url BK
     browserPayment.paypal.paymentConfirmation enum:CONFIRM_AT_PROVIDER|CONFIRM_AT_MERCHANT B
     browserPayment.paypal.displayShippingAddress boolean B
     browserPayment.paypal.overrideShippingAddress boolean B

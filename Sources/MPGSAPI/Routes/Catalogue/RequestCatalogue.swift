@@ -40,7 +40,8 @@ struct RequestCatalogue: Sendable {
         // 3-D Secure.
         "I": .authentication(.initiateAuthentication), "Y": .authentication(.authenticatePayer),
         // Issue 64.
-        "B": .browserPayment(.initiate),
+        "B": .browserPayment(.initiate), "K": .browserPayment(.confirm),
+        "W": .browserPayment(.update),
     ]
 
     /// The transaction request, from the embedded catalogue. The catalogue is checked by a test,
