@@ -23,14 +23,7 @@ struct MerchantConsoleBrowserPaymentConfirmTests {
         try await console.application(services).test(.router) { client in
             try await console.addOperators(services)
             let path = TestGateway.path(order: "ma-paypal-confirm", transaction: "t-1")
-            let initiated = try await client.put(path, Self.initiate)
-            #expect(initiated.status == .created)
-            let redirectUrl = try #require(initiated.string("browserPayment.redirectUrl"))
-            let sealed = try #require(URLComponents(string: redirectUrl)?.queryItems?.first { $0.name == "interaction" }?.value)
-            let browser = ConsoleBrowser(client)
-            let decided = try await browser.post("/browserPayment/paypal/decision", [("interaction", sealed), ("decision", "APPROVE")])
-            #expect(decided.status == .ok)
-            _ = try await browser.login(merchant: TestGateway.merchantId, name: "victor", password: MerchantConsoleTests.viewerPassword)
+            let browser = try await MerchantConsoleBrowserPaymentTests.approvedAtPayPal(client, path, Self.initiate)
 
             let pending = try await browser.get("/ma/orders/ma-paypal-confirm").html
             #expect(pending.contains("<dt>Result</dt><dd>PENDING</dd>"))

@@ -21,19 +21,25 @@ struct MerchantConsoleBrowserPaymentTests {
         let services = try await console.console()
         try await console.application(services).test(.router) { client in
             try await console.addOperators(services)
-            let initiated = try await client.put(TestGateway.path(order: "ma-paypal", transaction: "t-1"), Self.initiate)
-            #expect(initiated.status == .created)
-            let redirectUrl = try #require(initiated.string("browserPayment.redirectUrl"))
-            let sealed = try #require(URLComponents(string: redirectUrl)?.queryItems?.first { $0.name == "interaction" }?.value)
-
-            let browser = ConsoleBrowser(client)
-            let decided = try await browser.post("/browserPayment/paypal/decision", [("interaction", sealed), ("decision", "APPROVE")])
-            #expect(decided.status == .ok)
-            _ = try await browser.login(merchant: TestGateway.merchantId, name: "victor", password: MerchantConsoleTests.viewerPassword)
+            let browser = try await Self.approvedAtPayPal(client, TestGateway.path(order: "ma-paypal", transaction: "t-1"), Self.initiate)
             let html = try await browser.get("/ma/orders/ma-paypal").html
             #expect(html.contains("<h3>t-1: PAYMENT 25.00 USD</h3>"))
             #expect(html.contains("<dt>Browser payment</dt><dd>PAYPAL, interaction RETURNED_TO_MERCHANT "))
             #expect(html.contains("<dt>Card</dt><dd>none</dd>"))
         }
+    }
+
+    /// Initiates a PayPal payment at `path`, has the payer approve it on the sandbox page and
+    /// signs a viewer in: the console's browser, ready to open the order.
+    static func approvedAtPayPal(_ client: any TestClientProtocol, _ path: String, _ initiate: Data) async throws -> ConsoleBrowser {
+        let initiated = try await client.put(path, initiate)
+        #expect(initiated.status == .created)
+        let redirectUrl = try #require(initiated.string("browserPayment.redirectUrl"))
+        let sealed = try #require(URLComponents(string: redirectUrl)?.queryItems?.first { $0.name == "interaction" }?.value)
+        let browser = ConsoleBrowser(client)
+        let decided = try await browser.post("/browserPayment/paypal/decision", [("interaction", sealed), ("decision", "APPROVE")])
+        #expect(decided.status == .ok)
+        _ = try await browser.login(merchant: TestGateway.merchantId, name: "victor", password: MerchantConsoleTests.viewerPassword)
+        return browser
     }
 }
