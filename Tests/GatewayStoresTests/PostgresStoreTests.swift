@@ -78,7 +78,10 @@ struct PostgresStoreTests {
 
         let store = PostgresTransactionStore(location: location, eventLoops: MultiThreadedEventLoopGroup.singleton, timeout: .seconds(30))
         let finished = Finished()
-        let preparing = Task {
+        // On the suite's own threads: on Swift's two cooperative threads, blocked by other tests'
+        // disk writes under load, this task once did not start within the minute the poll below
+        // waits, and the test read no waiter for a migration that had not begun.
+        let preparing = Task(executorPreference: BlockingWorkExecutor.shared) {
             try await store.prepare()
             finished.value.withLock { $0 = true }
         }
@@ -88,7 +91,7 @@ struct PostgresStoreTests {
                 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
             """
         var waiters = "0"
-        let waitSeenBy = ContinuousClock.now + .seconds(60)
+        let waitSeenBy = ContinuousClock.now + .seconds(180)
         while waiters == "0", !finished.value.withLock({ $0 }), ContinuousClock.now < waitSeenBy {
             waiters = try await server.psql(waitingForLock, database: location.database)
         }
