@@ -56,7 +56,10 @@ struct TestGateway: Sendable {
         let authorityDirectory = directory.appendingPathComponent("sandbox-authority")
         // Made once, on a thread of its own: its RSA keys take seconds.
         let authority = try await onAThreadOfItsOwn { Self.authority }
-        try authority.write(to: authorityDirectory)
+        // The files, the store's migrations and the generated keys are written and synced on a
+        // thread of their own too: on Swift's two cooperative threads, a disk busy with other
+        // work kept both in fsync for seconds, and every test in the run waited with them.
+        try await onAThreadOfItsOwn { try authority.write(to: authorityDirectory) }
         self.directory = directory
         var configuration = GatewayConfiguration()
         configuration.mode = mode
@@ -99,7 +102,8 @@ struct TestGateway: Sendable {
             )
         }
         if let requestFingerprintKey { configuration.requestFingerprintKey = requestFingerprintKey }
-        services = try GatewayDependencies(configuration: configuration, clock: clock)
+        let settings = configuration
+        services = try await onAThreadOfItsOwn { try GatewayDependencies(configuration: settings, clock: clock) }
     }
 
     static func sandboxFile(_ name: String) -> String {
