@@ -17,7 +17,7 @@ struct GatewayRecordFunctionTests {
         let statement = PostgresRecordWriter.RecordStatement(record: SampleRecords.record(order: "bound", applePay: "apple-bound"))
         let types = PostgresRecordWriter.RecordStatement.bindingDataTypes
         #expect(statement.makeBindings().count == types.count)
-        #expect(Array(types.dropLast(2)) == GatewayRecordFunction.parameterTypes.map(\.dataType))
+        #expect(types == GatewayRecordFunction.parameterTypes.map(\.dataType))
         #expect(GatewayRecordFunction.receiptParameters.count == ReceiptColumns.columns.count)
         #expect(Set(GatewayRecordFunction.recordParameters.map(\.name)).count == GatewayRecordFunction.recordParameters.count)
     }
