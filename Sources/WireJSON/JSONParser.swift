@@ -107,9 +107,14 @@ struct JSONParser {
         // string is 4 KB with a quote escaped every few dozen bytes), into room for them all:
         // the escaped text is the most the decoded one can take, and growing into 4 KB moved it
         // about eight times.
-        var end = index
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-            end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+        // The closing quote, found a word at a time between escapes as the runs are read below
+        // (byte by byte, a token's string took about 1.5 us more per AUTHORIZE).
+        let end = bytes.withUnsafeBufferPointer { buffer in
+            var end = index
+            while end < buffer.count, buffer[end] != UInt8(ascii: "\"") {
+                end = buffer[end] == UInt8(ascii: "\\") ? end + 2 : PlainTextScan.end(of: buffer, from: end + 1)
+            }
+            return end
         }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(min(end, bytes.count) - start)
