@@ -88,21 +88,25 @@ struct RequestReader {
         }
     )
 
-    /// The value at a dotted path. Walked name by name over the path's bytes, without splitting
-    /// it or breaking it into Characters first: the payment readers ask for a dozen paths per request.
+    /// The value at a dotted path. Walked name by name over the path's contiguous bytes, each
+    /// name made a small string (no allocation up to 15 bytes): the payment readers ask for dozens
+    /// of paths per request, and searching the path through `String.UTF8View` and copying each
+    /// name through `Substring` was a third of this function's time.
     func value(_ path: String) -> JSONValue? {
-        var current = root
-        let bytes = path.utf8
-        var start = bytes.startIndex
-        while true {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: ".")) ?? bytes.endIndex
-            guard case .object(let members) = current,
-                let next = members[String(Substring(bytes[start..<end]))]
-            else { return nil }
-            if case .null = next { return nil }
-            current = next
-            if end == bytes.endIndex { return current }
-            start = bytes.index(after: end)
+        var path = path
+        return path.withUTF8 { bytes in
+            var current = root
+            var start = 0
+            while true {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: ".") { end += 1 }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                guard case .object(let members) = current, let next = members[name] else { return nil }
+                if case .null = next { return nil }
+                current = next
+                if end == bytes.count { return current }
+                start = end + 1
+            }
         }
     }
 
