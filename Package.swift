@@ -466,6 +466,7 @@ let package = Package(
                 "GatewayCore",
                 "GatewayStores",
                 "PostgresTestServer",
+                "BlockingWork",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/StoreTestSupport"

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import GatewayCore
 import GatewayStores
@@ -51,7 +52,11 @@ package struct StoreFixture {
         let store: any TransactionStore =
             switch try StoreLocation(url: url) {
             case .sqlite(let path):
-                try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton, replayRetention: replayRetention)
+                // Opened and migrated on a thread of its own: its file creation and fsyncs would
+                // hold one of Swift's two cooperative threads for as long as a busy disk takes.
+                try await onAThreadOfItsOwn {
+                    try SQLiteTransactionStore(path: path, eventLoops: MultiThreadedEventLoopGroup.singleton, replayRetention: replayRetention)
+                }
             case .postgres(let location):
                 PostgresTransactionStore(
                     location: location,
