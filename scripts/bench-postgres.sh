@@ -1,7 +1,7 @@
 # Sourced by scripts/bench-http and scripts/bench-postgres-cost: a throwaway PostgreSQL for their
 # replica figures and gateway replicas on it, set up the same way in both. The caller sets $pgwork
-# (an empty directory) and $work (with http-bench-tokens' root.pem), and keeps the replicas' pids
-# in $replicas.
+# (an empty directory), $work (with http-bench-tokens' root.pem) and, for warm_replica, $auth; it
+# keeps the replicas' pids in $replicas.
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -x "$pg_bin/initdb" ] || { echo "PostgreSQL is needed: apt-get install postgresql" >&2; exit 1; }
 # PostgreSQL refuses to run as root: then it runs as the postgres user.
@@ -37,4 +37,11 @@ start_replica() {
     curl -sf "http://127.0.0.1:$port/api/rest/version/100/information" >/dev/null && return 0
     sleep 0.1
   done
+}
+
+# warm_replica PORT BODIES PREFIX: a second of AUTHORIZEs from wrk on core 0 (the caller's $auth,
+# order ids starting PREFIX), so the replica's pooled connections are open and its record statement
+# prepared before anything is measured.
+warm_replica() {
+  taskset -c 0 wrk -t1 -c8 -d1s -s scripts/bench-http.lua "http://127.0.0.1:$1" -- "$2" "$auth" "$3" >/dev/null
 }

@@ -87,14 +87,6 @@ enum GatewayRecordFunction {
     /// Every parameter's type, in order: what the prepared call declares.
     static let parameterTypes: [SQLType] = recordParameters.map(\.type) + receiptParameters.map(\.type)
 
-    /// The parameter of `name`, 1-based, as the call's placeholders count.
-    static func position(of name: String) -> Int {
-        guard let index = recordParameters.firstIndex(where: { $0.name == name }) else {
-            preconditionFailure("gateway_record has no parameter \(name)")
-        }
-        return index + 1
-    }
-
     /// `CREATE FUNCTION gateway_record(...)`. Its statements keep one generic plan per connection:
     /// planned on every call (step 15's `force_custom_plan`), planning was a quarter of the
     /// database's time per AUTHORIZE. The order is read as the first row at or after its key in
