@@ -31,13 +31,7 @@ struct BrowserPaymentConfirmNotificationTests {
             let path = TestGateway.path(order: "bpc-notify", transaction: "t-1")
             let initiated = try await client.put(path, Self.initiate)
             #expect(initiated.status == .created)
-            let redirectUrl = try #require(initiated.string("browserPayment.redirectUrl"))
-            let sealed = try #require(URLComponents(string: redirectUrl)?.queryItems?.first { $0.name == "interaction" }?.value)
-            let decided = try await ConsoleBrowser(client).post(
-                "/browserPayment/paypal/decision",
-                [("interaction", sealed), ("decision", "APPROVE")]
-            )
-            #expect(decided.status == .ok)
+            try await ConsoleBrowser(client).approveAtPayPal(initiated)
             let afterApproval = try await queued()
             #expect(afterApproval.count == 1)
             #expect(afterApproval.allSatisfy { $0.transactionId == "t-1" && $0.url == "http://127.0.0.1:9/notify" })

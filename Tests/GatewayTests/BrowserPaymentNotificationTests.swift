@@ -29,13 +29,7 @@ struct BrowserPaymentNotificationTests {
             let before = try await outbox.notifications(merchantId: TestGateway.merchantId, status: nil, limit: 10)
             #expect(!before.contains { $0.orderId == "bp-notify" })
 
-            let redirectUrl = try #require(initiated.string("browserPayment.redirectUrl"))
-            let sealed = try #require(URLComponents(string: redirectUrl)?.queryItems?.first { $0.name == "interaction" }?.value)
-            let decided = try await ConsoleBrowser(client).post(
-                "/browserPayment/paypal/decision",
-                [("interaction", sealed), ("decision", "APPROVE")]
-            )
-            #expect(decided.status == .ok)
+            try await ConsoleBrowser(client).approveAtPayPal(initiated)
             let after = try await outbox.notifications(merchantId: TestGateway.merchantId, status: nil, limit: 10)
             #expect(after.contains { $0.orderId == "bp-notify" && $0.transactionId == "t-1" })
         }

@@ -34,11 +34,8 @@ struct MerchantConsoleBrowserPaymentTests {
     static func approvedAtPayPal(_ client: any TestClientProtocol, _ path: String, _ initiate: Data) async throws -> ConsoleBrowser {
         let initiated = try await client.put(path, initiate)
         #expect(initiated.status == .created)
-        let redirectUrl = try #require(initiated.string("browserPayment.redirectUrl"))
-        let sealed = try #require(URLComponents(string: redirectUrl)?.queryItems?.first { $0.name == "interaction" }?.value)
         let browser = ConsoleBrowser(client)
-        let decided = try await browser.post("/browserPayment/paypal/decision", [("interaction", sealed), ("decision", "APPROVE")])
-        #expect(decided.status == .ok)
+        try await browser.approveAtPayPal(initiated)
         _ = try await browser.login(merchant: TestGateway.merchantId, name: "victor", password: MerchantConsoleTests.viewerPassword)
         return browser
     }

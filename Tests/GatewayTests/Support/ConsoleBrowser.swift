@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Testing
 
 @testable import GatewayCore
 
@@ -102,5 +103,14 @@ final class ConsoleBrowser: @unchecked Sendable {
 
     private static func encode(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
+    }
+
+    /// The payer approves, on the sandbox PayPal page, the payment an INITIATE_BROWSER_PAYMENT
+    /// answer (`initiated`) redirects to.
+    func approveAtPayPal(_ initiated: Exchange) async throws {
+        let redirectUrl = try #require(initiated.string("browserPayment.redirectUrl"))
+        let sealed = try #require(URLComponents(string: redirectUrl)?.queryItems?.first { $0.name == "interaction" }?.value)
+        let decided = try await post("/browserPayment/paypal/decision", [("interaction", sealed), ("decision", "APPROVE")])
+        #expect(decided.status == .ok)
     }
 }
