@@ -14,10 +14,12 @@ struct NotificationRebindingTests {
     /// A documentation address (RFC 5737): public by the rules, and nothing answers there.
     static let publicAddress = IPAddress.v4([198, 51, 100, 7])
 
-    static func sender(production: Bool, resolver: any HostResolver) -> NotificationSender {
+    /// Short timeouts where a connection may go nowhere; a loopback receiver that is listening gets
+    /// `patient` ones, since a loaded machine can starve the client's event loop past one second.
+    static func sender(production: Bool, resolver: any HostResolver, patient: Bool = false) -> NotificationSender {
         var settings = NotificationSettings()
-        settings.connectTimeoutSeconds = 1
-        settings.timeoutSeconds = 2
+        settings.connectTimeoutSeconds = patient ? 30 : 1
+        settings.timeoutSeconds = patient ? 30 : 2
         return NotificationSender(settings: settings, production: production, resolver: resolver)
     }
 
@@ -84,7 +86,7 @@ struct NotificationRebindingTests {
             response: "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:\(inner.port)/internal\r\nContent-Length: 0\r\n\r\n"
         )
         defer { redirecting.stop() }
-        let sender = Self.sender(production: false, resolver: SystemHostResolver())
+        let sender = Self.sender(production: false, resolver: SystemHostResolver(), patient: true)
         let outcome = await Self.post(sender, "http://127.0.0.1:\(redirecting.port)/hook")
         await sender.shutdown()
         guard case .failed(let cause, _, _) = outcome else {

@@ -12,7 +12,7 @@ struct NotificationRefusalTests {
     func refusal(status: Int) async throws {
         let receiver = try CountingListener(response: "HTTP/1.1 \(status) Nope\r\nContent-Length: 0\r\n\r\n")
         defer { receiver.stop() }
-        let sender = NotificationRebindingTests.sender(production: false, resolver: SystemHostResolver())
+        let sender = NotificationRebindingTests.sender(production: false, resolver: SystemHostResolver(), patient: true)
         let outcome = await NotificationRebindingTests.post(sender, "http://127.0.0.1:\(receiver.port)/hook")
         await sender.shutdown()
         guard case .failed(let cause, _, let reason) = outcome else {
