@@ -4,9 +4,10 @@ import PostgresNIO
 
 /// `gateway_record`, PostgreSQL's one write path for a transaction record, defined once: its
 /// parameters (name, type and the value the writer binds, in one list), its body, and the SQL
-/// that declares it. The migrations no longer declare it; `install(_:_:)` (after them, under the
-/// same lock) replaces whatever is installed when its text differs from this definition, so the
-/// writer's bindings and the function's parameters cannot disagree.
+/// that declares it; and `gateway_record_batch`, which runs it for each record of a batch. The
+/// migrations no longer declare them; `install(_:_:)` (after them, under the same lock) replaces
+/// whatever is installed when its text differs from these definitions, so the writer's bindings
+/// and the functions' parameters cannot disagree.
 enum GatewayRecordFunction {
     enum SQLType: String {
         case text, bytea, bigint, boolean
@@ -19,20 +20,42 @@ enum GatewayRecordFunction {
             case .boolean: .bool
             }
         }
+
+        /// A batch binds each parameter as an array of this.
+        var arrayDataType: PostgresDataType {
+            switch self {
+            case .text: .textArray
+            case .bytea: .byteaArray
+            case .bigint: .int8Array
+            case .boolean: .boolArray
+            }
+        }
     }
 
-    /// One parameter: its name in the function, its type, and what the writer binds for a record
-    /// (nil binds NULL).
+    /// One parameter: its name in the function, its type (from what it binds), and what the
+    /// writer binds for a record (nil binds NULL).
     struct Parameter: Sendable {
         let name: String
         let type: SQLType
-        let value: @Sendable (TransactionRecord) -> (any PostgresDynamicTypeEncodable & Sendable)?
+        let value: @Sendable (TransactionRecord) -> PostgresElement
 
-        init(
-            _ name: String,
-            _ type: SQLType,
-            _ value: @escaping @Sendable (TransactionRecord) -> (any PostgresDynamicTypeEncodable & Sendable)?
-        ) {
+        init(_ name: String, _ value: @escaping @Sendable (TransactionRecord) -> String?) {
+            self.init(name, .text) { value($0).map(PostgresElement.text) ?? .null }
+        }
+
+        init(_ name: String, _ value: @escaping @Sendable (TransactionRecord) -> Int64?) {
+            self.init(name, .bigint) { value($0).map(PostgresElement.integer) ?? .null }
+        }
+
+        init(_ name: String, _ value: @escaping @Sendable (TransactionRecord) -> Bool?) {
+            self.init(name, .boolean) { value($0).map(PostgresElement.boolean) ?? .null }
+        }
+
+        init(_ name: String, _ value: @escaping @Sendable (TransactionRecord) -> [UInt8]?) {
+            self.init(name, .bytea) { value($0).map(PostgresElement.bytes) ?? .null }
+        }
+
+        private init(_ name: String, _ type: SQLType, _ value: @escaping @Sendable (TransactionRecord) -> PostgresElement) {
             self.name = name
             self.type = type
             self.value = value
@@ -41,42 +64,42 @@ enum GatewayRecordFunction {
 
     /// The record's own values, then (``receiptParameters``) the receipt's typed columns.
     static let recordParameters: [Parameter] = [
-        Parameter("p_merchant", .text) { $0.merchantId },
-        Parameter("p_order", .text) { $0.orderId },
-        Parameter("p_transaction", .text) { $0.transactionId },
-        Parameter("p_operation", .text) { $0.operation.rawValue },
-        Parameter("p_request_hash", .bytea) { ByteBuffer(bytes: $0.requestHash) },
-        Parameter("p_response", .bytea) { ByteBuffer(bytes: $0.response.bytes) },
-        Parameter("p_result", .text) { $0.result.rawValue },
-        Parameter("p_gateway_code", .text) { $0.gatewayCode.rawValue },
-        Parameter("p_amount", .bigint) { $0.amountMinorUnits },
-        Parameter("p_currency", .text) { $0.currency },
-        Parameter("p_eci", .text) { $0.eciIndicator },
-        Parameter("p_apple_pay_id", .text) { $0.applePayReplay?.transactionId },
-        Parameter("p_time_ms", .bigint) { $0.time.milliseconds },
-        Parameter("p_type", .text) { $0.transactionType.rawValue },
-        Parameter("p_succeeded", .boolean) { $0.succeeded },
-        Parameter("p_target", .text) { $0.targetTransactionId },
-        Parameter("p_voids_target", .boolean) { $0.voidedTransactionId != nil },
-        Parameter("p_is_initial", .boolean) { $0.isInitial },
-        Parameter("p_expected_version", .bigint) { $0.expectedOrderVersion },
-        Parameter("p_order_currency", .text) { $0.order.currency },
-        Parameter("p_order_amount", .bigint) { $0.order.amountMinorUnits },
-        Parameter("p_status", .text) { $0.order.status.rawValue },
-        Parameter("p_total_authorized", .bigint) { $0.order.totalAuthorizedMinorUnits },
-        Parameter("p_total_captured", .bigint) { $0.order.totalCapturedMinorUnits },
-        Parameter("p_total_refunded", .bigint) { $0.order.totalRefundedMinorUnits },
-        Parameter("p_wallet", .text) { $0.order.walletProvider },
-        Parameter("p_reference", .text) { $0.order.reference },
-        Parameter("p_created_ms", .bigint) { $0.order.creationTime.milliseconds },
-        Parameter("p_initial_succeeded", .boolean) { $0.opensOrder },
-        Parameter("p_data_digest", .text) { $0.applePayReplay?.dataDigestHex },
-        Parameter("p_response_format", .text) { $0.response.format.rawValue },
-        Parameter("p_replay_from_ms", .bigint) { record in record.applePayReplay.map { $0.retainedFrom(record.time).milliseconds } },
+        Parameter("p_merchant") { $0.merchantId },
+        Parameter("p_order") { $0.orderId },
+        Parameter("p_transaction") { $0.transactionId },
+        Parameter("p_operation") { $0.operation.rawValue },
+        Parameter("p_request_hash") { $0.requestHash },
+        Parameter("p_response") { $0.response.bytes },
+        Parameter("p_result") { $0.result.rawValue },
+        Parameter("p_gateway_code") { $0.gatewayCode.rawValue },
+        Parameter("p_amount") { $0.amountMinorUnits },
+        Parameter("p_currency") { $0.currency },
+        Parameter("p_eci") { $0.eciIndicator },
+        Parameter("p_apple_pay_id") { $0.applePayReplay?.transactionId },
+        Parameter("p_time_ms") { $0.time.milliseconds },
+        Parameter("p_type") { $0.transactionType.rawValue },
+        Parameter("p_succeeded") { $0.succeeded },
+        Parameter("p_target") { $0.targetTransactionId },
+        Parameter("p_voids_target") { $0.voidedTransactionId != nil },
+        Parameter("p_is_initial") { $0.isInitial },
+        Parameter("p_expected_version") { $0.expectedOrderVersion },
+        Parameter("p_order_currency") { $0.order.currency },
+        Parameter("p_order_amount") { $0.order.amountMinorUnits },
+        Parameter("p_status") { $0.order.status.rawValue },
+        Parameter("p_total_authorized") { $0.order.totalAuthorizedMinorUnits },
+        Parameter("p_total_captured") { $0.order.totalCapturedMinorUnits },
+        Parameter("p_total_refunded") { $0.order.totalRefundedMinorUnits },
+        Parameter("p_wallet") { $0.order.walletProvider },
+        Parameter("p_reference") { $0.order.reference },
+        Parameter("p_created_ms") { $0.order.creationTime.milliseconds },
+        Parameter("p_initial_succeeded") { $0.opensOrder },
+        Parameter("p_data_digest") { $0.applePayReplay?.dataDigestHex },
+        Parameter("p_response_format") { $0.response.format.rawValue },
+        Parameter("p_replay_from_ms") { record in record.applePayReplay.map { $0.retainedFrom(record.time).milliseconds } },
         // The notification to deliver once the record is committed: its URL (NULL for none) and
         // whether the order chose it; the outbox row is written with the record, in its transaction.
-        Parameter("p_notification_url", .text) { $0.notification?.url },
-        Parameter("p_notification_order_url", .boolean) { $0.notification?.isOrderURL },
+        Parameter("p_notification_url") { $0.notification?.url },
+        Parameter("p_notification_order_url") { $0.notification?.isOrderURL },
     ]
 
     /// The receipt's columns, `r_<column>`, bound from ``ReceiptColumns/values(_:)`` in its order.
@@ -84,7 +107,8 @@ enum GatewayRecordFunction {
         ("r_\($0.name)", $0.kind == .text ? .text : .bigint)
     }
 
-    /// Every parameter's type, in order: what the prepared call declares.
+    /// Every parameter's name and type, in order: what the prepared call declares.
+    static let parameterNames: [String] = recordParameters.map(\.name) + receiptParameters.map(\.name)
     static let parameterTypes: [SQLType] = recordParameters.map(\.type) + receiptParameters.map(\.type)
 
     /// `CREATE FUNCTION gateway_record(...)`. Its statements keep one generic plan per connection:
@@ -101,7 +125,7 @@ enum GatewayRecordFunction {
         let receiptValues = receiptParameters.map(\.name).joined(separator: ", ")
         return """
             CREATE FUNCTION gateway_record(\(parameters)) RETURNS TABLE (outcome text)
-            LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
+            LANGUAGE plpgsql ROWS 1 SET plan_cache_mode = force_generic_plan AS $$
             DECLARE
                 current_version bigint;
                 current_initial boolean;
@@ -180,26 +204,52 @@ enum GatewayRecordFunction {
             """
     }()
 
-    /// What the installed function carries as its comment: the definition's digest.
-    static let digest = SHA256.hash(data: Array(definition.utf8)).map { String(format: "%02x", $0) }.joined()
+    /// `CREATE FUNCTION gateway_record_batch(...)`: each of `gateway_record`'s parameters as an
+    /// array with one element per record; `gateway_record` runs once per record, in the arrays'
+    /// order, and the rows say which record (from 1) had which outcome. The batch's query is
+    /// planned once per connection: as the writer's own statement, its row estimate came from the
+    /// arrays' lengths, so PostgreSQL planned it on every call (and compiled big batches' plans
+    /// to machine code) rather than keep a generic plan.
+    static let batchDefinition: String = {
+        let names = recordParameters.map(\.name) + receiptParameters.map(\.name)
+        let arrays = zip(names, parameterTypes).map { "\($0) \($1.rawValue)[]" }.joined(separator: ", ")
+        return """
+            CREATE FUNCTION gateway_record_batch(\(arrays)) RETURNS TABLE (record_number bigint, outcome text)
+            LANGUAGE plpgsql ROWS 8 SET plan_cache_mode = force_generic_plan AS $$
+            BEGIN
+                RETURN QUERY SELECT b.record_number, r.outcome
+                    FROM unnest(\(names.joined(separator: ", "))) WITH ORDINALITY
+                        AS b(\(names.map { "b_" + $0 }.joined(separator: ", ")), record_number)
+                    CROSS JOIN LATERAL gateway_record(\(names.map { "b.b_" + $0 }.joined(separator: ", "))) r
+                    ORDER BY b.record_number;
+            END
+            $$
+            """
+    }()
 
-    /// Installs this definition unless the installed function is it already (its comment is the
-    /// definition's digest): every other `gateway_record` is dropped first, whatever its
-    /// parameters. Runs inside the migration's transaction and lock.
+    /// What each installed function carries as its comment: both definitions' digest.
+    static let digest = SHA256.hash(data: Array((definition + batchDefinition).utf8)).map { String(format: "%02x", $0) }.joined()
+
+    /// Installs these definitions unless the installed functions are them already (their comments
+    /// are the definitions' digest): every other `gateway_record` and `gateway_record_batch` is
+    /// dropped first, whatever its parameters. Runs inside the migration's transaction and lock.
     static func install(_ connection: PostgresConnection, _ logger: Logger) async throws {
         let installed = try await connection.query(
-            "SELECT count(*) FROM pg_proc WHERE proname = 'gateway_record' AND obj_description(oid, 'pg_proc') = \(digest)",
+            """
+            SELECT count(*) FILTER (WHERE obj_description(oid, 'pg_proc') = \(digest)), count(*) FROM pg_proc
+            WHERE proname IN ('gateway_record', 'gateway_record_batch')
+            """,
             logger: logger
         )
         var current = false
-        for try await count in installed.decode(Int64.self) { current = count == 1 }
+        for try await (matching, all) in installed.decode((Int64, Int64).self) { current = matching == 2 && all == 2 }
         if current { return }
         try await connection.query(
             """
             DO $$
             DECLARE f regprocedure;
             BEGIN
-                FOR f IN SELECT oid::regprocedure FROM pg_proc WHERE proname = 'gateway_record' LOOP
+                FOR f IN SELECT oid::regprocedure FROM pg_proc WHERE proname IN ('gateway_record', 'gateway_record_batch') LOOP
                     EXECUTE format('DROP FUNCTION %s', f);
                 END LOOP;
             END
@@ -208,10 +258,14 @@ enum GatewayRecordFunction {
             logger: logger
         )
         try await connection.query(PostgresQuery(unsafeSQL: definition), logger: logger)
+        try await connection.query(PostgresQuery(unsafeSQL: batchDefinition), logger: logger)
         let signature = parameterTypes.map(\.rawValue).joined(separator: ", ")
-        try await connection.query(
-            PostgresQuery(unsafeSQL: "COMMENT ON FUNCTION gateway_record(\(signature)) IS '\(digest)'"),
-            logger: logger
-        )
+        let arraySignature = parameterTypes.map { $0.rawValue + "[]" }.joined(separator: ", ")
+        for (function, arguments) in [("gateway_record", signature), ("gateway_record_batch", arraySignature)] {
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "COMMENT ON FUNCTION \(function)(\(arguments)) IS '\(digest)'"),
+                logger: logger
+            )
+        }
     }
 }

@@ -1,7 +1,7 @@
 import GatewayCore
 import PostgresNIO
 
-/// The writes one transaction record makes in PostgreSQL: the replay record, the order, the
+/// The writes transaction records make in PostgreSQL: the replay record, the order, the
 /// transaction, all in the server-side function `gateway_record`; conflicts are outcomes, not errors.
 ///
 /// Concurrency between replicas: the function first takes a transaction-scoped advisory lock on
@@ -15,31 +15,92 @@ import PostgresNIO
 /// across orders; `ON CONFLICT DO NOTHING` on their primary key waits for a concurrent insert
 /// of the same id and then tells the loser.
 enum PostgresRecordWriter {
-    /// Runs `gateway_record` (``GatewayRecordFunction``): the lock, the checks and the writes in one
-    /// statement, so one round trip, committed before it returns when the outcome is `.recorded`.
-    /// `prepared: false` sends the call unnamed, parsed on every use (behind a transaction-pooling
-    /// PgBouncer, where a statement prepared on one server connection is unknown on the next).
+    /// Runs `gateway_record` (``GatewayRecordFunction``) for each record, in one statement: one
+    /// round trip and one commit for them all, each record's outcome in the records' order. The
+    /// records go in the order of their (merchant, order) keys, so two batches take their orders'
+    /// locks in the same order and never wait on each other in a cycle. A batch the server rejects
+    /// (a value one record carries, a deadlock on a replayed token) rolls back whole and is written
+    /// again one record at a time, so each record gets its own outcome or error.
+    ///
+    /// `prepared: false` sends the statement unnamed, parsed on every use (behind a
+    /// transaction-pooling PgBouncer, where a statement prepared on one server connection is
+    /// unknown on the next).
     static func write(
-        _ record: TransactionRecord,
+        _ records: [TransactionRecord],
         _ connection: PostgresConnection,
         _ logger: Logger,
         prepared: Bool = true
-    ) async throws -> RecordOutcome {
-        let statement = RecordStatement(record: record)
-        var answer: RecordStatement.Row?
-        if prepared {
-            for try await row in try await connection.execute(statement, logger: logger) { answer = row }
-        } else {
-            let query = PostgresQuery(unsafeSQL: RecordStatement.sql, binds: statement.makeBindings())
-            for try await row in try await connection.query(query, logger: logger) { answer = try statement.decodeRow(row) }
+    ) async throws -> [Result<RecordOutcome, any Error>] {
+        let lockOrder = records.indices.sorted {
+            (records[$0].merchantId, records[$0].orderId) < (records[$1].merchantId, records[$1].orderId)
         }
-        guard let (name, joined) = answer else { throw UnreadableStoredValue(column: "gateway_record.outcome", value: "no row") }
+        do {
+            let outcomes = try await writeTogether(lockOrder.map { records[$0] }, connection, logger, prepared)
+            var results = [Result<RecordOutcome, any Error>](repeating: .success(.recorded), count: records.count)
+            for (position, index) in lockOrder.enumerated() { results[index] = .success(outcomes[position]) }
+            return results
+        } catch let error where records.count > 1 && rolledBackByTheServer(error) {
+            var results: [Result<RecordOutcome, any Error>] = []
+            for record in records {
+                do {
+                    results.append(.success(try await writeTogether([record], connection, logger, prepared)[0]))
+                } catch {
+                    results.append(.failure(StoreUnavailable.classify(error)))
+                }
+            }
+            return results
+        }
+    }
+
+    /// The server refused the statement itself and rolled it back, on a connection that still
+    /// answers: anything but a connection, resource or shutdown condition, or a standby.
+    private static func rolledBackByTheServer(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server else { return false }
+        let state = error.serverInfo?[.sqlState] ?? ""
+        return !["08", "53", "57"].contains(String(state.prefix(2))) && state != "25006"
+    }
+
+    private static func writeTogether(
+        _ records: [TransactionRecord],
+        _ connection: PostgresConnection,
+        _ logger: Logger,
+        _ prepared: Bool
+    ) async throws -> [RecordOutcome] {
+        let statement = RecordBatchStatement(records: records)
+        var rows: [RecordBatchStatement.Row] = []
+        if prepared {
+            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+        } else {
+            let query = PostgresQuery(unsafeSQL: RecordBatchStatement.sql, binds: statement.makeBindings())
+            for try await row in try await connection.query(query, logger: logger) { rows.append(try statement.decodeRow(row)) }
+        }
+        var outcomes = [RecordOutcome?](repeating: nil, count: records.count)
+        for (number, name, joined) in rows {
+            guard (1...records.count).contains(number), outcomes[number - 1] == nil else {
+                throw UnreadableStoredValue(column: "gateway_record batch position", value: "\(number)")
+            }
+            outcomes[number - 1] = try await outcome(name, joined, records[number - 1], connection, logger)
+        }
+        return try outcomes.map { outcome in
+            guard let outcome else { throw UnreadableStoredValue(column: "gateway_record.outcome", value: "no row") }
+            return outcome
+        }
+    }
+
+    private static func outcome(
+        _ name: OutcomeName,
+        _ joined: StoredTransaction?,
+        _ record: TransactionRecord,
+        _ connection: PostgresConnection,
+        _ logger: Logger
+    ) async throws -> RecordOutcome {
         switch name {
         case .recorded: return .recorded
         case .duplicate:
             if let joined { return .duplicateTransaction(joined) }
             // The statement's snapshot predates a duplicate committed while the function waited
-            // for the order's lock (two identical requests racing): read it now.
+            // for the order's lock (two identical requests racing), or written earlier in the same
+            // batch: read it now.
             let stored = try await PostgresTransactionStore.storedTransaction(
                 connection,
                 logger,
@@ -70,54 +131,59 @@ enum PostgresRecordWriter {
 
     /// The call, prepared once per pooled connection (that first use takes one more round trip):
     /// parsing and planning the call each time was an eighth of the server's work per AUTHORIZE.
-    /// The parameters are typed as the function declares them, so a first call with NULLs
-    /// prepares the same statement as any other.
-    struct RecordStatement: PostgresPreparedStatement {
-        static let name = "gateway_record_outbox"
-        /// A duplicate's stored transaction comes back in the same round trip: joined on the
-        /// identifiers (parameters 1 to 3) when the function says it is there. One line, so
-        /// PostgreSQL's statement log shows the call. Nothing in it depends on a value, so after
-        /// its first uses PostgreSQL keeps one generic plan for it instead of planning each call
-        /// (a condition on the notification URL here, before the outbox row moved into the
-        /// function, made a plan per call the cheaper choice: a sixth of the database's time).
-        static let sql =
-            "SELECT r.outcome, \(storedColumns.map { "t." + $0 }.joined(separator: ", ")) "
-            + "FROM gateway_record(\((1...functionParameterCount).map { "$\($0)" }.joined(separator: ", "))) r "
-            + "LEFT JOIN transactions t ON r.outcome = 'duplicate' "
-            + "AND t.merchant_id = $1 AND t.order_id = $2 AND t.transaction_id = $3"
-        static let functionParameterCount = GatewayRecordFunction.parameterTypes.count
+    /// Each parameter is bound as an array with one element per record, typed as the function
+    /// declares it, so any batch, and one with NULLs, runs the same prepared statement.
+    struct RecordBatchStatement: PostgresPreparedStatement {
+        static let name = "gateway_record_batch"
+        /// A duplicate's stored transaction comes back in the same round trip, looked up on the
+        /// record's identifiers when the function says it is there. The lookup's `LIMIT 1` keeps it
+        /// a lookup per row: without it the planner joined the whole transactions table by hash.
+        /// One line, so PostgreSQL's statement log shows the call. Nothing in it depends on a
+        /// value, so after its first uses PostgreSQL keeps one generic plan for it instead of
+        /// planning each call (a condition on the notification URL here, before the outbox row
+        /// moved into the function, made a plan per call the cheaper choice: a sixth of the
+        /// database's time).
+        static let sql: String = {
+            let parameters = GatewayRecordFunction.parameterTypes.indices.map { "$\($0 + 1)" }
+            let key = ["merchant_id", "order_id", "transaction_id"].enumerated().map {
+                "x.\($0.element) = ($\($0.offset + 1)::text[])[r.record_number]"
+            }
+            return "SELECT r.record_number, r.outcome, \(storedColumns.map { "t." + $0 }.joined(separator: ", ")) "
+                + "FROM gateway_record_batch(\(parameters.joined(separator: ", "))) r "
+                + "LEFT JOIN LATERAL (SELECT \(storedColumns.map { "x." + $0 }.joined(separator: ", ")) FROM transactions x "
+                + "WHERE r.outcome = 'duplicate' AND \(key.joined(separator: " AND ")) LIMIT 1) t ON true"
+        }()
         static let storedColumns =
             ReceiptColumns.identityColumns + ReceiptColumns.names + [
                 "request_hash", "response_format", "response_body",
             ]
-        /// The function's parameters, as it declares them.
-        static let bindingDataTypes: [PostgresDataType] = GatewayRecordFunction.parameterTypes.map(\.dataType)
-        typealias Row = (OutcomeName, StoredTransaction?)
+        /// The function's parameters, each as an array.
+        static let bindingDataTypes: [PostgresDataType] = GatewayRecordFunction.parameterTypes.map(\.arrayDataType)
+        /// The record's position in the batch (from 1), its outcome, and for a duplicate the
+        /// transaction stored under its identifiers.
+        typealias Row = (Int, OutcomeName, StoredTransaction?)
 
-        let record: TransactionRecord
+        let records: [TransactionRecord]
 
         func makeBindings() -> PostgresBindings {
             var bindings = PostgresBindings(capacity: Self.bindingDataTypes.count)
-            // In the function's parameter order; nil binds NULL.
+            // In the function's parameter order.
             for parameter in GatewayRecordFunction.recordParameters {
-                if let value = parameter.value(record) { bindings.append(value) } else { bindings.appendNull() }
+                bindings.append(PostgresArrayColumn(of: parameter.type, records.map(parameter.value)))
             }
-            for value in ReceiptColumns.values(record.receipt) {
-                switch value {
-                case .text(let text): bindings.append(text)
-                case .integer(let integer): bindings.append(integer)
-                case .bytes(let bytes): bindings.append(ByteBuffer(bytes: bytes))
-                case .null: bindings.appendNull()
-                }
+            let receipts = records.map { ReceiptColumns.values($0.receipt) }
+            for (column, parameter) in GatewayRecordFunction.receiptParameters.enumerated() {
+                bindings.append(PostgresArrayColumn(of: parameter.type, receipts.map { PostgresElement($0[column]) }))
             }
             return bindings
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             let columns = PostgresStoredRow(row)
+            let number = Int(try columns.integer("record_number"))
             let name = try OutcomeName(decoding: try columns.text("outcome"))
-            guard try columns.optionalBytes("request_hash") != nil else { return (name, nil) }
-            return (name, try StoredTransaction(row: columns))
+            guard try columns.optionalBytes("request_hash") != nil else { return (number, name, nil) }
+            return (number, name, try StoredTransaction(row: columns))
         }
     }
 }

@@ -31,6 +31,10 @@ package final class PostgresTransactionStore: TransactionStore {
     private let seal: (@Sendable ([UInt8]) -> [UInt8])?
     /// Record time of this replica's last pruning of old replay records.
     private let lastPrune = Mutex<Int64?>(nil)
+    /// Two batches in flight per replica, so one is being written while the next gathers; up to
+    /// 32 records each, about the most one replica's clients have waiting at once in
+    /// `scripts/bench-http`.
+    private let batches: PostgresRecordBatches
 
     package init(
         location: PostgresLocation,
@@ -68,6 +72,7 @@ package final class PostgresTransactionStore: TransactionStore {
         self.transactionPooling = location.transactionPooling
         self.logger = logger
         self.replayRetentionMilliseconds = Int64(replayRetention * 1000)
+        batches = PostgresRecordBatches(maximumWriting: 2, maximumBatch: 32)
     }
 
     deinit { running?.cancel() }
@@ -163,21 +168,32 @@ package final class PostgresTransactionStore: TransactionStore {
         if standby { throw StoreUnavailable(reason: "the PostgreSQL server is a standby (in recovery): no primary answers") }
     }
 
-    /// One statement, so one database transaction; committed (on disk) before it returns
+    /// One statement, so one database transaction, with whatever records of this replica went
+    /// in the same batch (``PostgresRecordBatches``); committed (on disk) before it returns
     /// `.recorded`, with nothing written for every other outcome.
     package func record(_ record: TransactionRecord) async throws -> RecordOutcome {
-        // For `log.stageTrace`: handed over, then holding a pooled connection (the wait for one
-        // is between the two), then committed (the round trip, the function and the commit).
+        // For `log.stageTrace`: handed over, then holding a pooled connection (the wait for a
+        // batch and for a connection is between the two), then committed (the round trip, the
+        // function and the commit).
         let stages = RequestStages.current
         stages?.submitted()
-        let outcome = try await run { connection in
-            stages?.commitStarted(batchSize: 1)
-            let outcome = try await PostgresRecordWriter.write(record, connection, self.logger, prepared: !self.transactionPooling)
-            stages?.committed()
-            return outcome
-        }
+        let outcome = try await batches.record(record, stages: stages) { await self.write($0, $1) }
         if outcome == .recorded { try await pruneIfDue(record.time.milliseconds) }
         return outcome
+    }
+
+    /// One batch's records in one statement, each answered with its outcome or error.
+    private func write(_ records: [TransactionRecord], _ stages: [RequestStages?]) async -> [Result<RecordOutcome, any Error>] {
+        do {
+            return try await run { connection in
+                for stage in stages { stage?.commitStarted(batchSize: records.count) }
+                let results = try await PostgresRecordWriter.write(records, connection, self.logger, prepared: !self.transactionPooling)
+                for stage in stages { stage?.committed() }
+                return results
+            }
+        } catch {
+            return records.map { _ in .failure(error) }
+        }
     }
 
     /// Used Apple Pay ids older than the retention go, at most once a minute per replica.

@@ -14,10 +14,12 @@ import Testing
 struct GatewayRecordFunctionTests {
     @Test("the writer binds exactly the parameters the definition declares, in its types")
     func writerMatchesDefinition() {
-        let statement = PostgresRecordWriter.RecordStatement(record: SampleRecords.record(order: "bound", applePay: "apple-bound"))
-        let types = PostgresRecordWriter.RecordStatement.bindingDataTypes
+        let statement = PostgresRecordWriter.RecordBatchStatement(records: [
+            SampleRecords.record(order: "bound", applePay: "apple-bound"), SampleRecords.record(order: "bound-too"),
+        ])
+        let types = PostgresRecordWriter.RecordBatchStatement.bindingDataTypes
         #expect(statement.makeBindings().count == types.count)
-        #expect(types == GatewayRecordFunction.parameterTypes.map(\.dataType))
+        #expect(types == GatewayRecordFunction.parameterTypes.map(\.arrayDataType))
         #expect(GatewayRecordFunction.receiptParameters.count == ReceiptColumns.columns.count)
         #expect(Set(GatewayRecordFunction.recordParameters.map(\.name)).count == GatewayRecordFunction.recordParameters.count)
     }

@@ -167,7 +167,7 @@ struct PostgresStoreTests {
 
         // A gateway_record from a newer release answering with an outcome this build lacks (the
         // one with the parameters this build binds; earlier releases' overloads stay beside it).
-        let parameters = PostgresRecordWriter.RecordStatement.functionParameterCount
+        let parameters = GatewayRecordFunction.parameterTypes.count
         let signature = try await server.psql(
             "SELECT pg_get_function_identity_arguments(oid) || '|' || pg_get_function_result(oid) FROM pg_proc WHERE proname = 'gateway_record' AND pronargs = \(parameters)",
             database: database

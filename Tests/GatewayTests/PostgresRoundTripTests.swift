@@ -38,7 +38,7 @@ struct PostgresRoundTripTests {
         }
 
         /// The statements `work`'s requests made: without the delivery loop's outbox polls
-        /// (a transaction's own outbox write is part of its `gateway_record` statement), and
+        /// (a transaction's own outbox write is part of its `gateway_record_batch` statement), and
         /// without the end of a transaction another connection began before `work` (a start-up
         /// migration that waited for the migration lock and commits late on a loaded machine).
         /// A transaction the requests begin still counts whole: its BEGIN is in the window.
@@ -47,7 +47,7 @@ struct PostgresRoundTripTests {
         /// machine ran its schema read and legacy-fingerprint scan inside the window (CI, once).
         func requestStatements(_ work: () async throws -> Void) async throws -> [Substring] {
             let statements = try await statements(work).filter {
-                ($0.contains("gateway_record(") || !$0.contains("notification_outbox")) && !$0.contains("api_password_changes")
+                ($0.contains("gateway_record_batch(") || !$0.contains("notification_outbox")) && !$0.contains("api_password_changes")
             }
             let requests = Self.withoutMigrations(statements)
             let began = Set(requests.filter { $0.contains(": BEGIN") }.map(Self.backend))
@@ -131,7 +131,7 @@ struct PostgresRoundTripTests {
             await store.close()
         }
         #expect(statements.count == 2, "\(statements)")
-        #expect(statements.allSatisfy { $0.contains("gateway_record(") }, "\(statements)")
+        #expect(statements.allSatisfy { $0.contains("gateway_record_batch(") }, "\(statements)")
     }
 
     @Test("an AUTHORIZE with a token is one round trip over HTTP; a retry one; a new try on a declined order three")
@@ -155,7 +155,7 @@ struct PostgresRoundTripTests {
                 #expect(exchange.string("response.gatewayCode") == "APPROVED")
             }
             #expect(authorize.count == 1, "\(authorize)")
-            #expect(authorize.allSatisfy { $0.contains("gateway_record(") }, "\(authorize)")
+            #expect(authorize.allSatisfy { $0.contains("gateway_record_batch(") }, "\(authorize)")
 
             let retry = try await postgres.requestStatements {
                 let exchange = try await client.put(TestGateway.path(order: "token", transaction: "1"), body)
