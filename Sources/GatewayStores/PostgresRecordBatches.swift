@@ -4,14 +4,20 @@ import Synchronization
 /// A replica's transaction records on their way to PostgreSQL: while `maximumWriting` batches are
 /// in flight, the records that arrive wait and go together in the next one, sharing its round
 /// trip and its commit. A record that finds a batch free goes at once, alone: under light load
-/// nothing waits. Each batch is written by the task of its first record (its leader), within that
-/// task's deadline; when it ends, the leader answers the records that went with it and hands the
-/// turn to the first record still waiting, whose task writes the next batch.
+/// nothing waits. Each batch is written by the task of its first record (its leader); when it
+/// ends, the leader answers the records that went with it and hands the turn to the first record
+/// still waiting, whose task writes the next batch.
+///
+/// Every record keeps its own deadline (`timeout` from when it arrived), as a single write did: a
+/// batch must end by its members' earliest deadline, and a record whose deadline passed while it
+/// waited is answered unavailable instead of joining one. The batch's write runs in a task of its
+/// own, so a leader's cancellation never fails the records that went with it.
 ///
 /// One commit per record cost PostgreSQL as much again as the records' own work (commit, protocol,
 /// transaction start), and the replica a round trip and two wake-ups per record.
 final class PostgresRecordBatches: Sendable {
-    typealias Write = @Sendable ([TransactionRecord], [RequestStages?]) async -> [Result<RecordOutcome, any Error>]
+    /// Writes a batch by `deadline`, answering each record in the batch's order.
+    typealias Write = @Sendable ([TransactionRecord], [RequestStages?], ContinuousClock.Instant) async -> [Result<RecordOutcome, any Error>]
 
     private enum Turn {
         case lead
@@ -21,6 +27,7 @@ final class PostgresRecordBatches: Sendable {
     private struct Waiting {
         let record: TransactionRecord
         let stages: RequestStages?
+        let deadline: ContinuousClock.Instant
         let continuation: CheckedContinuation<Turn, Never>
     }
 
@@ -41,13 +48,14 @@ final class PostgresRecordBatches: Sendable {
         self.maximumBatch = max(1, maximumBatch)
     }
 
-    /// `write` answers each record of a batch, in the batch's order; the batch that holds
-    /// `record` may be written by another record's task, with that record's `write`.
-    func record(_ record: TransactionRecord, stages: RequestStages?, write: Write) async throws -> RecordOutcome {
+    /// The batch that holds `record` may be written by another record's task, with that
+    /// record's `write`.
+    func record(_ record: TransactionRecord, stages: RequestStages?, timeout: Duration, write: @escaping Write) async throws -> RecordOutcome {
+        let deadline = ContinuousClock.now + timeout
         let turn = await withCheckedContinuation { continuation in
             let leadsNow = state.withLock { state in
                 guard state.writing < maximumWriting else {
-                    state.waiting.append(Waiting(record: record, stages: stages, continuation: continuation))
+                    state.waiting.append(Waiting(record: record, stages: stages, deadline: deadline, continuation: continuation))
                     return false
                 }
                 state.writing += 1
@@ -57,25 +65,46 @@ final class PostgresRecordBatches: Sendable {
         }
         switch turn {
         case .answered(let result): return try result.get()
-        case .lead: return try await lead(record, stages, write).get()
+        case .lead: return try await lead(record, stages, deadline, write).get()
         }
     }
 
     /// Writes `record` with the records waiting behind it, answers them, and passes the turn on.
-    private func lead(_ record: TransactionRecord, _ stages: RequestStages?, _ write: Write) async -> Result<RecordOutcome, any Error> {
-        let followers = state.withLock { state in
+    private func lead(
+        _ record: TransactionRecord,
+        _ stages: RequestStages?,
+        _ deadline: ContinuousClock.Instant,
+        _ write: @escaping Write
+    ) async -> Result<RecordOutcome, any Error> {
+        let now = ContinuousClock.now
+        guard deadline > now else {
+            handOn()
+            return .failure(Self.waitedTooLong)
+        }
+        let taken = state.withLock { state in
             let taken = Array(state.waiting.prefix(maximumBatch - 1))
             state.waiting.removeFirst(taken.count)
             return taken
         }
-        var results = await write([record] + followers.map(\.record), [stages] + followers.map(\.stages))
-        if results.count != followers.count + 1 {
+        let followers = taken.filter { $0.deadline > now }
+        for late in taken where late.deadline <= now { late.continuation.resume(returning: .answered(.failure(Self.waitedTooLong))) }
+        let records = [record] + followers.map(\.record)
+        let allStages = [stages] + followers.map(\.stages)
+        let batchDeadline = followers.map(\.deadline).reduce(deadline, min)
+        var results = await Task { await write(records, allStages, batchDeadline) }.value
+        if results.count != records.count {
             let unanswered = UnreadableStoredValue(column: "gateway_record batch", value: "\(results.count) outcomes")
-            results = Array(repeating: .failure(unanswered), count: followers.count + 1)
+            results = Array(repeating: .failure(unanswered), count: records.count)
         }
         for (follower, result) in zip(followers, results.dropFirst()) {
             follower.continuation.resume(returning: .answered(result))
         }
+        handOn()
+        return results[0]
+    }
+
+    /// The first record still waiting writes the next batch; with none, one fewer is in flight.
+    private func handOn() {
         let next = state.withLock { state -> Waiting? in
             guard !state.waiting.isEmpty else {
                 state.writing -= 1
@@ -84,6 +113,7 @@ final class PostgresRecordBatches: Sendable {
             return state.waiting.removeFirst()
         }
         next?.continuation.resume(returning: .lead)
-        return results[0]
     }
+
+    private static let waitedTooLong = StoreUnavailable(reason: "the write waited for a batch past store.timeoutSeconds")
 }

@@ -177,15 +177,19 @@ package final class PostgresTransactionStore: TransactionStore {
         // function and the commit).
         let stages = RequestStages.current
         stages?.submitted()
-        let outcome = try await batches.record(record, stages: stages) { await self.write($0, $1) }
+        let outcome = try await batches.record(record, stages: stages, timeout: timeout) { await self.write($0, $1, by: $2) }
         if outcome == .recorded { try await pruneIfDue(record.time.milliseconds) }
         return outcome
     }
 
-    /// One batch's records in one statement, each answered with its outcome or error.
-    private func write(_ records: [TransactionRecord], _ stages: [RequestStages?]) async -> [Result<RecordOutcome, any Error>] {
+    /// One batch's records in one statement by `deadline`, each answered with its outcome or error.
+    private func write(
+        _ records: [TransactionRecord],
+        _ stages: [RequestStages?],
+        by deadline: ContinuousClock.Instant
+    ) async -> [Result<RecordOutcome, any Error>] {
         do {
-            return try await run { connection in
+            return try await run(within: ContinuousClock.now.duration(to: deadline)) { connection in
                 for stage in stages { stage?.commitStarted(batchSize: records.count) }
                 let results = try await PostgresRecordWriter.write(records, connection, self.logger, prepared: !self.transactionPooling)
                 for stage in stages { stage?.committed() }
@@ -233,19 +237,20 @@ package final class PostgresTransactionStore: TransactionStore {
         return stored
     }
 
-    /// Runs one operation on a pooled connection within the deadline, on a migrated schema, with
-    /// connection trouble turned into ``StoreUnavailable``.
+    /// Runs one operation on a pooled connection within the deadline (`limit`, else the store's
+    /// timeout), on a migrated schema, with connection trouble turned into ``StoreUnavailable``.
     ///
     /// A query in flight does not answer to cancellation, and on a server that stopped answering
     /// it would never return: cancelling the operation (its deadline, or a shutdown) closes its
     /// connection, which ends the query then and there instead of at the TCP timeout. The server
     /// rolls back what the connection had begun, and the pool opens another.
     func run<Value: Sendable>(
+        within limit: Duration? = nil,
         _ work: @escaping @Sendable (PostgresConnection) async throws -> Value
     ) async throws
         -> Value
     {
-        try await Deadline.run(timeout, timerOn: eventLoops) {
+        try await Deadline.run(limit ?? timeout, timerOn: eventLoops) {
             do {
                 return try await self.client.withConnection { connection in
                     // The pool learns of a closed connection a moment after it closes, and may

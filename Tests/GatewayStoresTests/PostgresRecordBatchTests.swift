@@ -17,10 +17,17 @@ struct PostgresRecordBatchTests {
     /// A write that holds its batch until released, and says what each batch held.
     final class HeldWrites: Sendable {
         let batches = Mutex<[[String]]>([])
+        /// Each batch's deadline, as the write was given it.
+        let deadlines = Mutex<[ContinuousClock.Instant]>([])
         private let gates = Mutex<[CheckedContinuation<Void, Never>]>([])
 
-        func write(_ records: [TransactionRecord], _: [RequestStages?]) async -> [Result<RecordOutcome, any Error>] {
+        func write(
+            _ records: [TransactionRecord],
+            _: [RequestStages?],
+            _ deadline: ContinuousClock.Instant
+        ) async -> [Result<RecordOutcome, any Error>] {
             batches.withLock { $0.append(records.map(\.orderId)) }
+            deadlines.withLock { $0.append(deadline) }
             await withCheckedContinuation { continuation in gates.withLock { $0.append(continuation) } }
             // Each record's own answer: the even orders are recorded, the odd ones refused by name.
             return records.map { record in
@@ -52,7 +59,8 @@ struct PostgresRecordBatchTests {
             func submit(_ order: String) {
                 group.addTask {
                     do {
-                        return (order, .success(try await batches.record(SampleRecords.record(order: order), stages: nil, write: writes.write)))
+                        let record = SampleRecords.record(order: order)
+                        return (order, .success(try await batches.record(record, stages: nil, timeout: .seconds(600), write: writes.write)))
                     } catch {
                         return (order, .failure(error))
                     }
@@ -86,6 +94,42 @@ struct PostgresRecordBatchTests {
         let sizes = writes.batches.withLock { $0.map(\.count) }
         #expect(sizes == [1, 1, 4, 2], "batches: \(writes.batches.withLock { $0 })")
         #expect(batches.waitingCount == 0)
+    }
+
+    @Test("a record whose time runs out while it waits is answered unavailable, and a batch ends by its earliest deadline")
+    func waitingPastTheDeadline() async throws {
+        let batches = PostgresRecordBatches(maximumWriting: 1, maximumBatch: 8)
+        let writes = HeldWrites()
+        func submit(_ order: String, _ timeout: Duration) -> Task<Result<RecordOutcome, any Error>, Never> {
+            Task {
+                do {
+                    return .success(try await batches.record(SampleRecords.record(order: order), stages: nil, timeout: timeout, write: writes.write))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        let first = submit("o0", .seconds(600))
+        try await Self.waitUntil { writes.held == 1 }
+        let impatient = submit("o2", .milliseconds(50))
+        try await Self.waitUntil { batches.waitingCount == 1 }
+        let patient = submit("o4", .seconds(300))
+        try await Self.waitUntil { batches.waitingCount == 2 }
+        try await Task.sleep(for: .milliseconds(100))  // the 50 ms run out while o0's batch is held
+        writes.releaseOne()
+        try await Self.waitUntil { writes.held == 1 }
+        writes.releaseOne()
+        if case .failure(let error) = await impatient.value {
+            #expect(error is StoreUnavailable, "\(error)")
+        } else {
+            Issue.record("a record past its deadline was written")
+        }
+        #expect(try await first.value.get() == .recorded)
+        #expect(try await patient.value.get() == .recorded)
+        #expect(writes.batches.withLock { $0 } == [["o0"], ["o4"]])
+        // o4's batch ends by o4's own deadline, about 300 s from its arrival (not o0's 600 s).
+        let deadlines = writes.deadlines.withLock { $0 }
+        #expect(deadlines.count == 2 && deadlines[1] < deadlines[0])
     }
 
     @Test("concurrent records share commits in PostgreSQL, and one the server rejects fails alone")
