@@ -119,8 +119,7 @@ enum GatewayRecordFunction {
     /// says how that went), while only the primary key gives this order without sorting. The
     /// other lookups have only their primary key to use.
     static let definition: String = {
-        let parameters = (recordParameters.map { ($0.name, $0.type) } + receiptParameters)
-            .map { "\($0.0) \($0.1.rawValue)" }.joined(separator: ", ")
+        let parameters = zip(parameterNames, parameterTypes).map { "\($0) \($1.rawValue)" }.joined(separator: ", ")
         let receiptNames = ReceiptColumns.names.joined(separator: ", ")
         let receiptValues = receiptParameters.map(\.name).joined(separator: ", ")
         return """
@@ -211,7 +210,7 @@ enum GatewayRecordFunction {
     /// arrays' lengths, so PostgreSQL planned it on every call (and compiled big batches' plans
     /// to machine code) rather than keep a generic plan.
     static let batchDefinition: String = {
-        let names = recordParameters.map(\.name) + receiptParameters.map(\.name)
+        let names = parameterNames
         let arrays = zip(names, parameterTypes).map { "\($0) \($1.rawValue)[]" }.joined(separator: ", ")
         return """
             CREATE FUNCTION gateway_record_batch(\(arrays)) RETURNS TABLE (record_number bigint, outcome text)

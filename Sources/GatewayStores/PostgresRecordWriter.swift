@@ -53,11 +53,10 @@ enum PostgresRecordWriter {
     }
 
     /// The server refused the statement itself and rolled it back, on a connection that still
-    /// answers: anything but a connection, resource or shutdown condition, or a standby.
+    /// answers: anything but a server that cannot serve now.
     private static func rolledBackByTheServer(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError, error.code == .server else { return false }
-        let state = error.serverInfo?[.sqlState] ?? ""
-        return !["08", "53", "57"].contains(String(state.prefix(2))) && state != "25006"
+        return !PostgresRefusal.serverCannotServe(error.serverInfo?[.sqlState] ?? "")
     }
 
     private static func writeTogether(

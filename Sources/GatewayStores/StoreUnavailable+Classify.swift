@@ -11,12 +11,7 @@ extension StoreUnavailable {
             return error
         case let error as PSQLError where error.code == .server:
             let state = error.serverInfo?[.sqlState] ?? ""
-            // 08 connection exception, 53 insufficient resources, 57 operator intervention
-            // (shutdown), 40 rollback (serialization, deadlock), 55P03 lock_not_available, 25006
-            // read_only_sql_transaction (a failover demoted the server this connection reached).
-            guard ["08", "53", "57", "40"].contains(String(state.prefix(2))) || ["55P03", "25006"].contains(state) else {
-                return error
-            }
+            guard PostgresRefusal.serverCannotServe(state) || PostgresRefusal.conflictToRetry(state) else { return error }
             return StoreUnavailable(reason: "PostgreSQL \(state): \(error.serverInfo?[.message] ?? "")")
         case let error as PSQLError:
             return StoreUnavailable(reason: "PostgreSQL connection: \(error.code)")
@@ -25,5 +20,22 @@ extension StoreUnavailable {
         default:
             return error
         }
+    }
+}
+
+/// What a statement's refusal by the server (its SQLSTATE) says, read the same way wherever the
+/// store decides what to do next.
+enum PostgresRefusal {
+    /// The server, or the connection to it, cannot take statements now: 08 connection exception,
+    /// 53 insufficient resources, 57 operator intervention (shutdown), 25006
+    /// read_only_sql_transaction (a failover demoted the server this connection reached).
+    static func serverCannotServe(_ state: String) -> Bool {
+        ["08", "53", "57"].contains(String(state.prefix(2))) || state == "25006"
+    }
+
+    /// A conflict with other transactions that a retry can win: 40 rollback (serialization,
+    /// deadlock), 55P03 lock_not_available.
+    static func conflictToRetry(_ state: String) -> Bool {
+        state.hasPrefix("40") || state == "55P03"
     }
 }
