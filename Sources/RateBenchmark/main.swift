@@ -8,7 +8,13 @@ import Glibc
 // (coordinated omission), request i is due at start + i / RATE and its latency counts from then,
 // not from when a connection was free to send it. One thread and poll(2), no interpreter: the
 // generator adds microseconds, not the milliseconds an asyncio one adds at a thousand requests a
-// second. Near a due time it polls without sleeping, since poll's timeout is in milliseconds.
+// second. It sleeps in select(2) until just before the next due time (microsecond timeouts, timer
+// slack asked down to a microsecond) and polls without sleeping only for the last 50 us. It used
+// to poll without sleeping whenever the next request was due within 1.5 ms, which at a thousand
+// requests a second is always: the client's core was never idle, so the machine's periodic work
+// (kernel threads, other processes) ran on the server's core or stopped the client for
+// milliseconds, and a request sent late counts from its due time (scripts/bench-stages placed the
+// slowest 1% at such moments, once a second).
 //
 // Usage: http-bench-rate URL BODIES AUTHORIZATION RATE SECONDS [ORDER_PREFIX] [CONNECTIONS]
 // RATE_TRACE=FILE writes each answer's due time (ms after the start) and latency (ms), one per line,
@@ -199,6 +205,31 @@ var next = 0
 var answered = 0
 let giveUp = dueTime(count) + 30_000_000_000
 
+/// Sleeps until one of `descriptors` is readable or `nanoseconds` have passed: select(2), whose
+/// timeout is in microseconds where poll's is in milliseconds (ppoll is not in Swift's Glibc).
+func sleepUntilReadable(descriptors: [Int32], nanoseconds: Int64) {
+    var readable = fd_set()
+    withUnsafeMutableBytes(of: &readable) { bits in
+        for descriptor in descriptors {
+            precondition(descriptor < FD_SETSIZE, "descriptor \(descriptor) is past select's set")
+            bits[Int(descriptor) / 8] |= UInt8(1 << (Int(descriptor) % 8))
+        }
+    }
+    var timeout = timeval(tv_sec: Int(nanoseconds / 1_000_000_000), tv_usec: Int(nanoseconds % 1_000_000_000 / 1000))
+    guard select((descriptors.max() ?? 0) + 1, &readable, nil, nil, &timeout) >= 0 || errno == EINTR else {
+        fail("select: \(errno)")
+    }
+}
+
+/// How long before a due time the client stops sleeping: a sleep's wake-up lateness here.
+let wakeUpLead: Int64 = 50_000
+// A sleeping thread's timers may fire up to its timer slack late (50 us by default); one
+// microsecond keeps the wake-ups where they are asked. Best effort: a kernel without the file
+// leaves the default, which the lead above covers.
+if let slack = fopen("/proc/self/timerslack_ns", "w") {
+    fputs("1000", slack)
+    fclose(slack)
+}
 var polled = connections.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
 while answered < count {
     var now = monotonicNanoseconds()
@@ -207,17 +238,19 @@ while answered < count {
         connections[free].send(requests[next], index: next, due: dueTime(next))
         next += 1
     }
-    // Sleep in poll only while the next due time is more than a millisecond and a half away.
-    var timeout: Int32 = 100
-    if next < count, !idle.isEmpty {
-        let wait = Int64(dueTime(next)) - Int64(now)
-        timeout = wait > 1_500_000 ? Int32(wait / 1_000_000) - 1 : 0
-    }
+    // Sleep until 50 us before the next due time (a wake-up can be that late) or an answer,
+    // whichever comes first; with nothing due (or no connection free), until an answer comes.
+    // A request still being written (the socket's buffer was full) is polled for without sleeping.
+    var wait: Int64 = 100_000_000
+    if next < count, !idle.isEmpty { wait = max(0, Int64(dueTime(next)) - Int64(now) - wakeUpLead) }
+    var writing = false
     for index in connections.indices {
+        writing = writing || connections[index].wantsToWrite
         polled[index].events = Int16(POLLIN) | (connections[index].wantsToWrite ? Int16(POLLOUT) : 0)
         polled[index].revents = 0
     }
-    guard poll(&polled, nfds_t(polled.count), timeout) >= 0 || errno == EINTR else { fail("poll: \(errno)") }
+    if wait > 0, !writing { sleepUntilReadable(descriptors: connections.map(\.descriptor), nanoseconds: wait) }
+    guard poll(&polled, nfds_t(polled.count), 0) >= 0 || errno == EINTR else { fail("poll: \(errno)") }
     now = monotonicNanoseconds()
     for index in connections.indices where polled[index].revents != 0 {
         let connection = connections[index]
