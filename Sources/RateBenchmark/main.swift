@@ -205,19 +205,29 @@ var next = 0
 var answered = 0
 let giveUp = dueTime(count) + 30_000_000_000
 
-/// Sleeps until one of `descriptors` is readable or `nanoseconds` have passed: select(2), whose
-/// timeout is in microseconds where poll's is in milliseconds (ppoll is not in Swift's Glibc).
-func sleepUntilReadable(descriptors: [Int32], nanoseconds: Int64) {
-    var readable = fd_set()
-    withUnsafeMutableBytes(of: &readable) { bits in
-        for descriptor in descriptors {
-            precondition(descriptor < FD_SETSIZE, "descriptor \(descriptor) is past select's set")
-            bits[Int(descriptor) / 8] |= UInt8(1 << (Int(descriptor) % 8))
+/// The connections' descriptors as select(2) takes them, made once: select's timeout is in
+/// microseconds where poll's is in milliseconds (ppoll is not in Swift's Glibc).
+struct ReadableSet {
+    private let set: fd_set
+    private let count: Int32
+
+    init(_ descriptors: [Int32]) {
+        var set = fd_set()
+        withUnsafeMutableBytes(of: &set) { bits in
+            for descriptor in descriptors {
+                precondition(descriptor < FD_SETSIZE, "descriptor \(descriptor) is past select's set")
+                bits[Int(descriptor) / 8] |= UInt8(1 << (Int(descriptor) % 8))
+            }
         }
+        self.set = set
+        count = (descriptors.max() ?? 0) + 1
     }
-    var timeout = timeval(tv_sec: Int(nanoseconds / 1_000_000_000), tv_usec: Int(nanoseconds % 1_000_000_000 / 1000))
-    guard select((descriptors.max() ?? 0) + 1, &readable, nil, nil, &timeout) >= 0 || errno == EINTR else {
-        fail("select: \(errno)")
+
+    /// Sleeps until one of the descriptors is readable or `nanoseconds` have passed.
+    func sleep(nanoseconds: Int64) {
+        var readable = set
+        var timeout = timeval(tv_sec: Int(nanoseconds / 1_000_000_000), tv_usec: Int(nanoseconds % 1_000_000_000 / 1000))
+        guard select(count, &readable, nil, nil, &timeout) >= 0 || errno == EINTR else { fail("select: \(errno)") }
     }
 }
 
@@ -231,6 +241,7 @@ if let slack = fopen("/proc/self/timerslack_ns", "w") {
     fclose(slack)
 }
 var polled = connections.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+let answers = ReadableSet(connections.map(\.descriptor))
 while answered < count {
     var now = monotonicNanoseconds()
     guard now < giveUp else { fail("\(count - answered) requests unanswered 30 s after the last was due") }
@@ -249,7 +260,7 @@ while answered < count {
         polled[index].events = Int16(POLLIN) | (connections[index].wantsToWrite ? Int16(POLLOUT) : 0)
         polled[index].revents = 0
     }
-    if wait > 0, !writing { sleepUntilReadable(descriptors: connections.map(\.descriptor), nanoseconds: wait) }
+    if wait > 0, !writing { answers.sleep(nanoseconds: wait) }
     guard poll(&polled, nfds_t(polled.count), 0) >= 0 || errno == EINTR else { fail("poll: \(errno)") }
     now = monotonicNanoseconds()
     for index in connections.indices where polled[index].revents != 0 {
