@@ -366,6 +366,7 @@ let package = Package(
             name: "TokenBenchmark",
             dependencies: [
                 "ApplePayToken",
+                "WireJSON",
                 "GooglePayToken",
                 "GooglePaySandbox",
                 .product(name: "Crypto", package: "swift-crypto"),

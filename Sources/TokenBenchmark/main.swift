@@ -68,7 +68,8 @@ if only == "ecv2" || only == "ecv2-warm" {
 let ecCase = try loadCase("ec", vector: "gala-2021")
 if only == "stages" {
     let plaintext = try Data(contentsOf: conformance.appendingPathComponent("vectors/gala-2021/decrypted.json"))
-    print(try await Stages.measureAll(ecCase, plaintext: Array(plaintext), seconds: secondsPerCase).joined(separator: " "))
+    let tokenText = try String(contentsOf: conformance.appendingPathComponent("vectors/gala-2021/token.json"), encoding: .utf8)
+    print(try await Stages.measureAll(ecCase, tokenText: tokenText, plaintext: Array(plaintext), seconds: secondsPerCase).joined(separator: " "))
     exit(0)
 }
 let coldOnly = only == "cold"
