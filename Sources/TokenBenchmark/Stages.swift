@@ -29,9 +29,9 @@ enum Stages {
         let ephemeralX963 = ephemeral.x963Representation
         let sharedSecret = try merchant.sharedSecretFromKeyAgreement(with: ephemeral)
         let partyV = [UInt8](repeating: 7, count: 32)
-        let tokenRequest = authorizeBody(source: ["devicePayment": .object(["paymentToken": .string(tokenText)])], wallet: true)
+        let tokenRequest = authorizeBody(card: ["devicePayment": .object(["paymentToken": .string(tokenText)])], wallet: true)
         let cardRequest = authorizeBody(
-            source: ["number": .string("5123450000000008"), "expiry": .object(["month": .string("1"), "year": .string("39")])],
+            card: ["number": .string("5123450000000008"), "expiry": .object(["month": .string("1"), "year": .string("39")])],
             wallet: false
         )
 
@@ -67,15 +67,19 @@ enum Stages {
         }
     }
 
-    /// An AUTHORIZE body as scripts/bench-http sends it (http-bench-tokens for the token).
-    private static func authorizeBody(source card: [String: JSONValue], wallet: Bool) -> [UInt8] {
+    /// An AUTHORIZE body shaped as scripts/bench-http sends it: a token one as http-bench-tokens
+    /// writes it (wallet provider and transaction source), a card one as its card.txt.
+    private static func authorizeBody(card: [String: JSONValue], wallet: Bool) -> [UInt8] {
         var order: [String: JSONValue] = ["amount": .string("56.56"), "currency": .string("USD")]
-        if wallet { order["walletProvider"] = .string("APPLE_PAY") }
-        let body: JSONValue = .object([
+        var body: [String: JSONValue] = [
             "apiOperation": .string("AUTHORIZE"),
-            "order": .object(order),
             "sourceOfFunds": .object(["type": .string("CARD"), "provided": .object(["card": .object(card)])]),
-        ])
-        return body.serialized()
+        ]
+        if wallet {
+            order["walletProvider"] = .string("APPLE_PAY")
+            body["transaction"] = .object(["source": .string("INTERNET")])
+        }
+        body["order"] = .object(order)
+        return JSONValue.object(body).serialized()
     }
 }
