@@ -17,24 +17,36 @@ package struct RouterCall: Sendable {
     let serverName: String
     /// Traces each request's stages (`log.stageTrace`), when set.
     let tracer: RequestTracer?
+    /// The executor preference of the task that built the server, which request tasks keep.
+    /// None in the gateway itself: the event loops are the global executor. A test that runs
+    /// its server on threads of its own (`.blocksThreads`) has its requests answered there too,
+    /// not queued behind every other test on Swift's two-thread pool: there one hop waited up to
+    /// 8 s early in a full run, and a Hosted Checkout request outlasted its client's 20 s in CI.
+    let executor: (any TaskExecutor)?
 
     package init(respond: @escaping Respond, serverName: String, tracer: RequestTracer? = nil) {
         self.respond = respond
         self.serverName = serverName
         self.tracer = tracer
+        executor = Self.currentTaskExecutor()
+    }
+
+    private static func currentTaskExecutor() -> (any TaskExecutor)? {
+        guard #available(macOS 26.4, *) else { return nil }
+        return withUnsafeCurrentTask { $0?.unownedTaskExecutor?.asTaskExecutor() }
     }
 
     /// Answers `request` in a task of its own, then gives the answer to `deliver` on the
     /// channel's event loop. The task starts on that loop (the event loops are Swift's global
     /// executor, and it sticks to the loop it is enqueued from), so a request crosses no thread on
-    /// its way in or out.
+    /// its way in or out. With an `executor` preference (tests only), it runs there.
     package func start(
         _ request: Request,
         on channel: any Channel,
         logger: Logger,
         deliver: @escaping @Sendable (Answer) -> Void
     ) {
-        Task {
+        Task(executorPreference: executor) {
             let trace = tracer?(request.uri.path)
             let answer =
                 if let trace {
