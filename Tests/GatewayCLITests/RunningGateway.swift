@@ -57,14 +57,8 @@ final class RunningGateway {
         self.port = port
         self.startLine = line
         self.captured = captured
-        // Keep reading the log, so a chatty server never blocks on a full pipe: blocking reads on
-        // a thread of their own until end of file. Not `readabilityHandler`, whose dispatch read
-        // source, torn down while other tests' are set up, crashes libdispatch's event loop
-        // (swift-corelibs-libdispatch#949); this test process crashed so twice.
-        let handle = output.fileHandleForReading
-        Thread { [captured] in
-            while case let chunk = handle.readChunk(), !chunk.isEmpty { captured.append(chunk) }
-        }.start()
+        // Keep reading the log, so a chatty server never blocks on a full pipe.
+        captured.keepReading(output.fileHandleForReading)
     }
 
     /// What the server has written to stdout and stderr so far.
@@ -82,8 +76,9 @@ final class RunningGateway {
         kill(process.processIdentifier, signal)
         let deadline = ContinuousClock.now + timeout
         while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        try? await Task.sleep(for: .milliseconds(200))  // the last lines still in the pipe
-        return !process.isRunning
+        guard !process.isRunning else { return false }
+        await captured.untilEndOfFile()
+        return true
     }
 
     /// The port in "listening on http://host:PORT", in a text or JSON log line.
@@ -112,11 +107,33 @@ final class RunningGateway {
     }
 }
 
-/// Bytes read from the server's output, shared with the pipe's reading handler.
+/// Bytes read from the server's output, shared with the pipe's reading thread.
 final class OutputCapture: Sendable {
-    private let data = Mutex(Data())
-    func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
-    var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
+    private let state = Mutex((data: Data(), ended: false))
+
+    func append(_ chunk: Data) { state.withLock { $0.data.append(chunk) } }
+    var text: String { state.withLock { String(decoding: $0.data, as: UTF8.self) } }
+
+    /// Reads `handle` to end of file: blocking reads on a thread of their own. Not
+    /// `readabilityHandler`, whose dispatch read source, torn down while other tests' are set up,
+    /// crashes libdispatch's event loop (swift-corelibs-libdispatch#949); this test process
+    /// crashed so twice.
+    func keepReading(_ handle: FileHandle) {
+        Thread { [self] in
+            while case let chunk = handle.readChunk(), !chunk.isEmpty { append(chunk) }
+            state.withLock { $0.ended = true }
+        }.start()
+    }
+
+    /// Once the process has exited: waits (at most `timeout`) until its last lines are read. A
+    /// fixed pause was not enough on a loaded machine, where the reading thread ran late and a
+    /// refusal's message read as empty.
+    func untilEndOfFile(timeout: Duration = .seconds(10)) async {
+        let deadline = ContinuousClock.now + timeout
+        while !state.withLock({ $0.ended }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
 }
 
 extension RunningGateway {

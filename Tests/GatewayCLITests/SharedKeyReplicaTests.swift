@@ -196,17 +196,14 @@ struct SharedKeyReplicaTests {
         process.standardError = pipe
         try process.run()
         let captured = OutputCapture()
-        let handle = pipe.fileHandleForReading
-        Thread { [captured] in
-            while case let chunk = handle.readChunk(), !chunk.isEmpty { captured.append(chunk) }
-        }.start()
+        captured.keepReading(pipe.fileHandleForReading)
         let deadline = ContinuousClock.now + .seconds(30)
         while process.isRunning, !captured.text.contains("listening on http"), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
         guard process.isRunning else {
             process.waitUntilExit()
-            try await Task.sleep(for: .milliseconds(100))  // the last lines still in the pipe
+            await captured.untilEndOfFile()
             return (process.terminationStatus, captured.text)
         }
         process.terminate()
